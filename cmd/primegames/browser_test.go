@@ -115,6 +115,7 @@ func startApp(t *testing.T, extra ...string) string {
 func startBrowser(t *testing.T, chromium string) context.Context {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU)
+	opts = append(opts, chromedp.Flag("accept-lang", "en-US")) // the tier reads the app in English
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	browser, cancelBrowser := chromedp.NewContext(alloc)
 	t.Cleanup(func() { cancelBrowser(); cancelAlloc() })
@@ -734,4 +735,61 @@ func call(t *testing.T, method, url, token, body string, out any) {
 			t.Fatalf("%s %s: %v", method, url, err)
 		}
 	}
+}
+
+// TestBrowserChildPlaysInSpanish: a browser whose language is Spanish (--accept-lang=es, which sets
+// navigator.languages and the Accept-Language of every call) gets the app in Spanish, its own words
+// from web/src/locales/child/es.json and the API's (the moves, the hint, the picture) from the server,
+// which follows the same Accept-Language.
+func TestBrowserChildPlaysInSpanish(t *testing.T) {
+	t.Parallel()
+	chromium, axe := browserNeeds(t)
+	base := startApp(t)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("lang", "es"), chromedp.Flag("accept-lang", "es"))
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	browser, cancelBrowser := chromedp.NewContext(alloc)
+	t.Cleanup(func() { cancelBrowser(); cancelAlloc() })
+	if err := chromedp.Do(browser); err != nil {
+		t.Fatalf("starting %s: %v", chromium, err)
+	}
+
+	lucia := newPage(t, browser, "Lucía", base, axe, 360)
+	lucia.open("/app/")
+	join := lucia.within("form", "Unirse a una partida")
+	act(lucia, chromedp.WaitVisible("", byRole("textbox", "Código de invitación"), join), "the invite code field")
+	act(lucia, chromedp.WaitVisible("", byRole("textbox", "Tu nombre"), join), "the name field")
+	act(lucia, chromedp.WaitVisible("", byRole("button", "Unirse"), join), "the Join button")
+	act(lucia, chromedp.WaitVisible("", byRole("link", "Acceso para docentes")), "the teacher's link")
+	if got := act(lucia, chromedp.Evaluate[string](`document.documentElement.lang + " " + navigator.languages.join(",")`), "the page's language"); got != "es es" {
+		t.Errorf("<html lang> and navigator.languages: %q, want \"es es\"", got)
+	}
+	lucia.audit("the landing page in Spanish")
+
+	versus := lucia.within("form", "Jugar contra la computadora")
+	lucia.fill("textbox", "Tu nombre", "Lucía", versus)
+	lucia.click("button", "Jugar contra la computadora", versus)
+	lucia.waitUntil(30*time.Second, "Lucía's turn", func() bool { return lucia.has("button", "Tirar los dados") })
+	if s := lucia.status(); s != "Te toca, Lucía." {
+		t.Errorf("the status line: %q", s)
+	}
+	// The hint's words are the server's, in the language the browser asks for.
+	lucia.click("button", "Pista")
+	if hint := lucia.text("status", "Pista"); !strings.HasPrefix(hint, "Pista: tira los dos dados") {
+		t.Errorf("hint before the roll: %q", hint)
+	}
+	lucia.click("button", "Tirar los dados")
+	lucia.waitUntil(30*time.Second, "the moves", func() bool { return lucia.has("list", "Jugadas") })
+	// Each move's button says what it does in the server's Spanish: "peón 1: 0 + 8 = 8".
+	if moves := lucia.text("list", "Jugadas"); !strings.Contains(moves, "peón") {
+		t.Errorf("the moves are not described in Spanish: %q", moves)
+	}
+	act(lucia, chromedp.WaitVisible("", byRole("heading", "Tus jugadas")), "the moves' heading")
+	// The app names the computer player in Spanish when it makes the game.
+	if alt := act(lucia, chromedp.Evaluate[string](`[...document.images].map(i => i.alt).join(" ")`), "the picture's text"); !strings.Contains(alt, "Computadora (experta)") {
+		t.Errorf("the picture's text alternative: %q", alt)
+	}
+	lucia.audit("the game page in Spanish")
+	lucia.screenshot("game-es")
+	lucia.noConsoleErrors()
 }

@@ -6,6 +6,7 @@ import { unwrap, type Game, type PrimeGamesClient } from "@primegames/client";
 
 import { api, forgetSeat, kindNames, saveSeat, seatOf, sentence, type SeatRecord } from "./api.js";
 import { go, h, replace } from "./dom.js";
+import { and, lang, t } from "./i18n.js";
 
 type Legal = { type: string; action: Record<string, unknown>; description?: string | null };
 
@@ -13,9 +14,9 @@ export function gamePage(root: HTMLElement, gameId: string): () => void {
   const seat = seatOf(gameId);
   if (!seat) {
     root.replaceChildren(topBar(), h("main", { id: "main", tabindex: -1 },
-      h("h1", {}, "This game is not on this device"),
-      h("p", {}, "Join it again with its invite code, or ask your teacher."),
-      h("p", {}, h("a", { href: "/app/", "data-nav": "" }, "Join a game"))));
+      h("h1", {}, t("This game is not on this device")),
+      h("p", {}, t("Join it again with its invite code, or ask your teacher.")),
+      h("p", {}, h("a", { href: "/app/", "data-nav": "" }, t("Join a game")))));
     return () => {};
   }
   return new GamePage(root, seat).start();
@@ -49,8 +50,8 @@ class GamePage {
   }
 
   start(): () => void {
-    document.title = `${kindNames[this.seat.kind] ?? "Game"} · Prime games`;
-    this.heading.textContent = kindNames[this.seat.kind] ?? "Game";
+    document.title = `${kindNames[this.seat.kind] ?? t("Game")} · Prime games`;
+    this.heading.textContent = kindNames[this.seat.kind] ?? t("Game");
     this.root.replaceChildren(topBar(), h("main", { id: "main", tabindex: -1, class: "game" },
       this.heading, this.status, this.error, this.lobby,
       h("div", { class: "table" }, h("figure", { class: "position" }, this.picture), this.controls)));
@@ -67,13 +68,13 @@ class GamePage {
     try {
       for await (const message of this.client.followGame(this.seat.gameId, { signal: this.stop.signal })) {
         if (message.event === "revoked") {
-          this.error.textContent = "This seat is no longer yours in this game.";
+          this.error.textContent = t("This seat is no longer yours in this game.");
           break;
         }
         void this.refresh();
       }
     } catch (err) {
-      if (!this.stop.signal.aborted) this.error.textContent = `Live updates stopped: ${sentence(err)} Reload the page to try again.`;
+      if (!this.stop.signal.aborted) this.error.textContent = t("Live updates stopped: {reason} Reload the page to try again.", { reason: sentence(err) });
     }
     void this.refresh();
   }
@@ -137,38 +138,39 @@ class GamePage {
     if (this.game && this.game.id === game.id && game.version < this.game.version) return;
     this.game = game;
     const mine = game.you?.seat ?? null;
-    const name = (seat: number) => game.seats.find((s) => s.seat === seat)?.name ?? `Seat ${seat + 1}`;
+    const name = (seat: number) => game.seats.find((s) => s.seat === seat)?.name ?? t("Seat {number}", { number: seat + 1 });
     const legal = (game.legal_actions?.actions ?? []) as Legal[];
     if (this.hint && this.hint.version !== game.version) this.hint = undefined;
 
     replace(this.lobby);
     switch (game.status) {
       case "lobby": {
-        this.status.textContent = `Waiting for players: ${game.seats.length} of ${game.seat_count} joined.`;
+        this.status.textContent = t("Waiting for players: {n} of {total} joined.", { n: game.seats.length, total: game.seat_count });
         const full = game.seats.length >= game.seat_count;
         replace(this.lobby,
-          this.seat.inviteCode ? h("p", { class: "invite" }, "Give your classmate this invite code: ", h("output", { "aria-label": "Invite code" }, this.seat.inviteCode)) : null,
-          h("ul", { "aria-label": "Players" }, game.seats.map((s) => h("li", {}, s.name))),
-          this.seat.creatorToken && full ? h("button", { type: "button", onclick: () => void this.startGame() }, "Start the game") : null);
+          this.seat.inviteCode ? h("p", { class: "invite" }, t("Give your classmate this invite code:"), " ", h("output", { "aria-label": t("Invite code") }, this.seat.inviteCode)) : null,
+          h("ul", { "aria-label": t("Players") }, game.seats.map((s) => h("li", {}, s.name))),
+          this.seat.creatorToken && full ? h("button", { type: "button", onclick: () => void this.startGame() }, t("Start the game")) : null);
         this.poll(1500);
         break;
       }
       case "active": {
         const toAct = game.turn?.to_act ?? [];
         this.status.textContent = mine !== null && toAct.includes(mine)
-          ? `Your turn, ${name(mine)}.`
-          : `Waiting for ${toAct.map(name).join(" and ") || "the next turn"}.`;
+          ? t("Your turn, {name}.", { name: name(mine) })
+          : toAct.length > 0 ? t("Waiting for {names}.", { names: and(toAct.map(name)) }) : t("Waiting for the next turn.");
         break;
       }
       case "finished": {
         const winners = game.winners ?? [];
         this.status.textContent = mine !== null && winners.includes(mine)
-          ? "Game over. You won!"
-          : `Game over. ${winners.map(name).join(" and ") || "Nobody"} won.`;
+          ? t("Game over. You won!")
+          : winners.length === 1 ? t("Game over. {name} won.", { name: name(winners[0] ?? 0) })
+            : winners.length > 1 ? t("Game over. {names} won.", { names: and(winners.map(name)) }) : t("Game over. Nobody won.");
         break;
       }
       default:
-        this.status.textContent = "This game was stopped before its end.";
+        this.status.textContent = t("This game was stopped before its end.");
     }
 
     const roll = legal.find((l) => l.type === "roll");
@@ -178,36 +180,36 @@ class GamePage {
     const held = keepersOf(game, mine);
     const canHint = legal.length > 0 && (game.options as { hints?: boolean }).hints !== false;
     replace(this.controls,
-      roll ? h("button", { type: "button", class: "primary", onclick: () => void this.act(roll.action) }, "Roll") : null,
-      canHint ? h("button", { type: "button", onclick: () => void this.askHint() }, "Hint") : null,
-      this.hint ? h("p", { class: "hint", role: "status", "aria-label": "Hint", id: "hint" }, `Hint: ${this.hint.text}`) : null,
-      moves.length > 0 ? [h("h2", { id: "moves-heading" }, "Your moves"),
-        h("ul", { "aria-label": "Moves", class: "moves" }, moves.map((l) => h("li", {},
+      roll ? h("button", { type: "button", class: "primary", onclick: () => void this.act(roll.action) }, t("Roll")) : null,
+      canHint ? h("button", { type: "button", onclick: () => void this.askHint() }, t("Hint")) : null,
+      this.hint ? h("p", { class: "hint", role: "status", "aria-label": t("Hint"), id: "hint" }, t("Hint: {text}", { text: this.hint.text })) : null,
+      moves.length > 0 ? [h("h2", { id: "moves-heading" }, t("Your moves")),
+        h("ul", { "aria-label": t("Moves"), class: "moves" }, moves.map((l) => h("li", {},
           h("button", {
             type: "button",
             class: this.hint?.action === JSON.stringify(l.action) ? "hinted" : null,
             "aria-describedby": this.hint?.action === JSON.stringify(l.action) ? "hint" : null,
             onclick: () => void this.act(l.action),
           }, describe(l)))))] : null,
-      hand.length > 0 ? [h("h2", {}, "Your cards"),
-        h("ul", { "aria-label": "Your cards", class: "cards" }, hand.map((card) => {
+      hand.length > 0 ? [h("h2", {}, t("Your cards")),
+        h("ul", { "aria-label": t("Your cards"), class: "cards" }, hand.map((card) => {
           const play = legal.find((l) => sameCard(l, card));
           return h("li", {}, h("button", {
             type: "button",
             "aria-disabled": play ? null : "true",
-            title: play ? describe(play) : "You cannot play this card now.",
+            title: play ? describe(play) : t("You cannot play this card now."),
             onclick: () => { if (play) void this.act(play.action); },
           }, cardName(card)));
         }))] : null,
-      held.length > 0 ? [h("h2", {}, "Your keeper cards"),
-        h("ul", { "aria-label": "Keeper cards", class: "cards" }, held.map((card) => {
+      held.length > 0 ? [h("h2", {}, t("Your keeper cards")),
+        h("ul", { "aria-label": t("Keeper cards"), class: "cards" }, held.map((card) => {
           const play = keepers.find((l) => l.action["card"] === card);
           return h("li", {}, h("button", {
             type: "button",
             "aria-disabled": play ? null : "true",
-            title: play ? describe(play) : "You cannot play this card on its own now.",
+            title: play ? describe(play) : t("You cannot play this card on its own now."),
             onclick: () => { if (play) void this.act(play.action); },
-          }, `Keeper card: ${cardWords(card)}`));
+          }, t("Keeper card: {card}", { card: cardWords(card) })));
         }))] : null,
       game.status === "finished" ? this.endControls(game) : null);
   }
@@ -217,9 +219,9 @@ class GamePage {
     if (!next) this.poll(3000);
     return h("div", { class: "end" },
       next
-        ? h("button", { type: "button", class: "primary", onclick: () => this.openRematch(next) }, "Play the rematch")
-        : h("button", { type: "button", class: "primary", onclick: () => void this.rematch() }, "Rematch"),
-      h("a", { href: "/app/", "data-nav": "" }, "Back to the start"));
+        ? h("button", { type: "button", class: "primary", onclick: () => this.openRematch(next) }, t("Play the rematch"))
+        : h("button", { type: "button", class: "primary", onclick: () => void this.rematch() }, t("Rematch")),
+      h("a", { href: "/app/", "data-nav": "" }, t("Back to the start")));
   }
 
   private async act(action: Record<string, unknown>): Promise<void> {
@@ -295,9 +297,21 @@ function keepersOf(game: Game, seat: number | null): string[] {
   return game.state.players.find((p) => p.seat === seat)?.keepers.map((k) => String(k.card)) ?? [];
 }
 
-/** cardWords is a keeper card's name in words: plus_minus_5 → "plus or minus 5". */
+/**
+ * cardWords is a keeper card's name in words, as the server's sentences name it: plus_minus_5 →
+ * "plus or minus 5", send_to_start → "Send to Start" ("A la Salida", …), curse → "Curse".
+ */
 function cardWords(card: string): string {
-  return card.replace(/^plus_minus_/, "plus or minus ").replaceAll("_", " ");
+  const plusMinus = /^plus_minus_(\d+)$/.exec(card);
+  if (plusMinus) return t("plus or minus {number}", { number: Number(plusMinus[1]) });
+  switch (card) {
+    case "send_to_start":
+      return t("Send to Start");
+    case "curse":
+      return t("Curse");
+    default:
+      return card.replaceAll("_", " ");
+  }
 }
 
 function sameCard(l: Legal, card: number): boolean {
@@ -306,7 +320,7 @@ function sameCard(l: Legal, card: number): boolean {
 }
 
 function cardName(card: number): string {
-  return `Card ${card}`;
+  return t("Card {number}", { number: card });
 }
 
 /** describe is a legal action in words: the server's description, or one made from the action. */
@@ -315,13 +329,13 @@ export function describe(l: Legal): string {
   const a = l.action;
   switch (a["type"]) {
     case "play":
-      return `Play ${(a["cards"] as number[]).join(", then ")}`;
+      return t("Play {cards}", { cards: (a["cards"] as number[]).map((c) => c.toLocaleString(lang)).reduce((first, next) => t("{first}, then {next}", { first, next })) });
     case "draw":
-      return "Draw a card";
+      return t("Draw a card");
     case "pass":
-      return "Keep the drawn card";
+      return t("Keep the drawn card");
     case "keeper":
-      return `Play the keeper card ${cardWords(String(a["card"]))}`;
+      return t("Play the keeper card {card}", { card: cardWords(String(a["card"])) });
     default:
       return String(a["type"]);
   }

@@ -63,3 +63,10 @@ export function t(english: string, args: Args = {}): string {
     return typeof value === "number" ? value.toLocaleString(lang) : value;
   });
 }
+
+const conjunction = new Intl.ListFormat(lang, { type: "conjunction" });
+
+/** and joins names as the reader's language does: "Ada and Bo", "Ada, Bo y Cy". */
+export function and(names: readonly string[]): string {
+  return conjunction.format(names);
+}

@@ -2,8 +2,9 @@
 // open a game for a classmate, go back to a game this browser holds a seat in, or sign in as a teacher.
 import { unwrap } from "@primegames/client";
 
-import { api, kindNames, lastName, rememberName, saveSeat, seats, sentence } from "./api.js";
+import { api, kindNames, lastName, Refusal, rememberName, saveSeat, seats, sentence } from "./api.js";
 import { field, go, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { student } from "./signin.js";
 
 export const teacherSignIn = "/v1/auth/oidc/login?return_to=/app/teacher";
@@ -16,14 +17,14 @@ export function landing(root: HTMLElement): void {
   const joinName = nameInput(name);
   const joinError = errorLine();
   const join = h("form", { "aria-labelledby": "join-heading", novalidate: true },
-    h("h2", { id: "join-heading" }, "Join a game"),
-    field("Invite code", code), field("Your name", joinName),
-    h("button", { type: "submit" }, "Join"), joinError);
+    h("h2", { id: "join-heading" }, t("Join a game")),
+    field(t("Invite code"), code), field(t("Your name"), joinName),
+    h("button", { type: "submit" }, t("Join")), joinError);
   join.addEventListener("submit", (e) => {
     e.preventDefault();
     void busy(join, joinError, async () => {
       const invite = code.value.trim().toUpperCase();
-      if (!invite || !joinName.value.trim()) throw new Error("Type the invite code and your name.");
+      if (!invite || !joinName.value.trim()) throw new Refusal(t("Type the invite code and your name."));
       rememberName(joinName.value.trim());
       const joined = unwrap(await api.POST("/v1/games/join", { body: { invite_code: invite, name: joinName.value.trim() } }));
       saveSeat({ gameId: joined.game.id, token: joined.seat.token, name: joined.seat.name, kind: joined.game.game, savedAt: Date.now() });
@@ -35,21 +36,21 @@ export function landing(root: HTMLElement): void {
   const versusKind = kindSelect();
   const versusError = errorLine();
   const versus = h("form", { "aria-labelledby": "versus-heading", novalidate: true },
-    h("h2", { id: "versus-heading" }, "Play against the computer"),
-    field("Your name", versusName), field("Game", versusKind),
-    h("button", { type: "submit" }, "Play against the computer"), versusError);
+    h("h2", { id: "versus-heading" }, t("Play against the computer")),
+    field(t("Your name"), versusName), field(t("Game"), versusKind),
+    h("button", { type: "submit" }, t("Play against the computer")), versusError);
   versus.addEventListener("submit", (e) => {
     e.preventDefault();
     void busy(versus, versusError, async () => {
       const you = versusName.value.trim();
-      if (!you) throw new Error("Type your name.");
+      if (!you) throw new Refusal(t("Type your name."));
       rememberName(you);
       const kind = versusKind.value === "primed" ? "primed" : "prime-climb";
       const created = unwrap(await api.POST("/v1/games", {
-        body: { game: kind, players: [{ name: you }, { bot: "expert" }], options: { bot_delay_ms: 600 } },
+        body: { game: kind, players: [{ name: you }, { bot: "expert", name: t("Computer (expert)") }], options: { bot_delay_ms: 600 } },
       }));
       const seat = created.seats[0];
-      if (!seat) throw new Error("The server gave no seat.");
+      if (!seat) throw new Refusal(t("The server gave no seat."));
       saveSeat({ gameId: created.game.id, token: seat.token, name: seat.name, kind, savedAt: Date.now() });
       go(`/app/game/${created.game.id}`);
     });
@@ -59,15 +60,15 @@ export function landing(root: HTMLElement): void {
   const openKind = kindSelect();
   const openError = errorLine();
   const open = h("form", { "aria-labelledby": "open-heading", novalidate: true },
-    h("h2", { id: "open-heading" }, "Play with a classmate"),
-    h("p", {}, "Open a game, then give its invite code to a classmate."),
-    field("Your name", openName), field("Game", openKind),
-    h("button", { type: "submit" }, "Open a game"), openError);
+    h("h2", { id: "open-heading" }, t("Play with a classmate")),
+    h("p", {}, t("Open a game, then give its invite code to a classmate.")),
+    field(t("Your name"), openName), field(t("Game"), openKind),
+    h("button", { type: "submit" }, t("Open a game")), openError);
   open.addEventListener("submit", (e) => {
     e.preventDefault();
     void busy(open, openError, async () => {
       const you = openName.value.trim();
-      if (!you) throw new Error("Type your name.");
+      if (!you) throw new Refusal(t("Type your name."));
       rememberName(you);
       const kind = openKind.value === "primed" ? "primed" : "prime-climb";
       const lobby = unwrap(await api.POST("/v1/games", { body: { game: kind, seats: 2 } }));
@@ -82,21 +83,21 @@ export function landing(root: HTMLElement): void {
   });
 
   const card = h("section", { "aria-labelledby": "card-heading" },
-    h("h2", { id: "card-heading" }, "Have a sign-in card from your teacher?"),
-    h("p", {}, h("a", { href: "/app/sign-in", "data-nav": "" }, "Sign in with your card")),
-    student() ? h("p", {}, h("a", { href: "/app/me", "data-nav": "" }, "Your class games")) : null);
+    h("h2", { id: "card-heading" }, t("Have a sign-in card from your teacher?")),
+    h("p", {}, h("a", { href: "/app/sign-in", "data-nav": "" }, t("Sign in with your card"))),
+    student() ? h("p", {}, h("a", { href: "/app/me", "data-nav": "" }, t("Your class games"))) : null);
 
   const mine = seats();
   const resume = mine.length === 0 ? null : h("section", { "aria-labelledby": "mine-heading" },
-    h("h2", { id: "mine-heading" }, "Your games"),
+    h("h2", { id: "mine-heading" }, t("Your games")),
     h("ul", { class: "links" }, mine.map((s) => h("li", {},
-      h("a", { href: `/app/game/${s.gameId}`, "data-nav": "" }, `${kindNames[s.kind] ?? s.kind} as ${s.name}`)))));
+      h("a", { href: `/app/game/${s.gameId}`, "data-nav": "" }, t("{game} as {name}", { game: kindNames[s.kind] ?? s.kind, name: s.name }))))));
 
   root.replaceChildren(
     h("header", { class: "top" }, h("span", { class: "brand" }, "Prime games"),
-      h("a", { href: teacherSignIn, class: "teacher" }, "Teacher sign-in")),
+      h("a", { href: teacherSignIn, class: "teacher" }, t("Teacher sign-in"))),
     h("main", { id: "main", tabindex: -1 },
-      h("h1", {}, "Play Prime games"),
+      h("h1", {}, t("Play Prime games")),
       h("div", { class: "landing-grid" }, join, versus, open), card, resume));
   code.focus();
 }

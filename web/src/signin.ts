@@ -3,8 +3,9 @@
 // The student token is kept in localStorage; /app/me lists the child's games with it.
 import { unwrap } from "@primegames/client";
 
-import { api, kindNames, saveSeat, sentence } from "./api.js";
+import { api, kindNames, saveSeat, sentence, statusWord } from "./api.js";
 import { field, go, h } from "./dom.js";
+import { t } from "./i18n.js";
 
 const studentKey = "primegames.student";
 
@@ -23,7 +24,7 @@ export function student(): Student | undefined {
 }
 
 export function signInPage(root: HTMLElement): void {
-  document.title = "Sign in · Prime games";
+  document.title = `${t("Sign in")} · Prime games`;
   const fragment = new URLSearchParams(location.hash.slice(1));
   const classCode = h("input", { name: "class", required: true, autocomplete: "off", autocapitalize: "characters", spellcheck: "false", maxlength: 20, value: fragment.get("class") ?? "" });
   const code = h("input", { name: "code", required: true, autocomplete: "off", autocapitalize: "characters", spellcheck: "false", maxlength: 20, value: fragment.get("code") ?? "" });
@@ -31,9 +32,9 @@ export function signInPage(root: HTMLElement): void {
   if (location.hash) history.replaceState(null, "", location.pathname);
   const error = h("p", { class: "error", role: "alert" });
   const form = h("form", { "aria-labelledby": "signin-heading", novalidate: true },
-    h("h2", { id: "signin-heading" }, "Sign in with your card"),
-    field("Class code", classCode), field("Your code", code),
-    h("button", { type: "submit" }, "Sign in"), error);
+    h("h2", { id: "signin-heading" }, t("Sign in with your card")),
+    field(t("Class code"), classCode), field(t("Your code"), code),
+    h("button", { type: "submit" }, t("Sign in")), error);
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     error.textContent = "";
@@ -49,7 +50,7 @@ export function signInPage(root: HTMLElement): void {
   });
   root.replaceChildren(
     h("header", { class: "top" }, h("a", { href: "/app/", "data-nav": "", class: "brand" }, "Prime games")),
-    h("main", { id: "main", tabindex: -1 }, h("h1", {}, "Sign in"), form));
+    h("main", { id: "main", tabindex: -1 }, h("h1", {}, t("Sign in")), form));
   if (classCode.value && code.value) form.requestSubmit();
 }
 
@@ -57,26 +58,26 @@ interface GameItem { id: string; game: string; status: string }
 
 export function myGamesPage(root: HTMLElement): void {
   const me = student();
-  const list = h("ul", { class: "links", "aria-label": "Your games" });
-  const status = h("p", { role: "status" }, "Loading your games…");
+  const list = h("ul", { class: "links", "aria-label": t("Your games") });
+  const status = h("p", { role: "status" }, t("Loading your games…"));
   root.replaceChildren(
     h("header", { class: "top" }, h("a", { href: "/app/", "data-nav": "", class: "brand" }, "Prime games")),
     h("main", { id: "main", tabindex: -1 },
-      h("h1", {}, me ? `Hello, ${me.name}` : "Sign in first"),
-      me ? h("p", {}, `Class: ${me.classroom}`) : h("p", {}, h("a", { href: "/app/sign-in", "data-nav": "" }, "Sign in with your card")),
+      h("h1", {}, me ? t("Hello, {name}", { name: me.name }) : t("Sign in first")),
+      me ? h("p", {}, t("Class: {classroom}", { classroom: me.classroom })) : h("p", {}, h("a", { href: "/app/sign-in", "data-nav": "" }, t("Sign in with your card"))),
       me ? status : null, list,
-      me ? h("button", { type: "button", onclick: () => { localStorage.removeItem(studentKey); go("/app/"); } }, "Sign out") : null));
+      me ? h("button", { type: "button", onclick: () => { localStorage.removeItem(studentKey); go("/app/"); } }, t("Sign out")) : null));
   if (!me) return;
   document.title = `${me.name} · Prime games`;
   void (async () => {
     try {
       const page: { items: GameItem[] } = unwrap(await api.withToken(me.token).GET("/v1/me/games", {}));
-      status.textContent = page.items.length === 0 ? "No games yet: your teacher starts them." : `${page.items.length} games.`;
+      status.textContent = page.items.length === 0 ? t("No games yet: your teacher starts them.") : t("{n} games.", { n: page.items.length });
       list.replaceChildren(...page.items.map((g) => h("li", {}, h("a", {
         href: `/app/game/${g.id}`,
         onclick: () => saveSeat({ gameId: g.id, token: me.token, name: me.name, kind: g.game, savedAt: Date.now() }),
         "data-nav": "",
-      }, `${kindNames[g.game] ?? g.game} (${g.status})`))));
+      }, `${kindNames[g.game] ?? g.game} (${statusWord(g.status)})`))));
     } catch (err) {
       status.textContent = sentence(err);
     }
