@@ -1,6 +1,8 @@
 // A teacher's pages, /app/teacher and /app/teacher/classrooms/{id}: signed in through the
 // service's OpenID Connect sign-in (/v1/auth/oidc/login?return_to=/app/teacher), whose session
-// cookie the browser then sends with every call of these pages (same origin). The list: their
+// cookie the browser then sends with every call of these pages (same origin), or through an LTI
+// launch (lti.ts), whose account token is kept in sessionStorage (this tab only, gone when it
+// closes) and sent as a bearer token: in an LMS's frame the browser often blocks cookies. The list: their
 // classrooms and a form to make one. A classroom: its students and printable sign-in cards, its
 // games with a step-through review, its assignments with each student's progress and a form to
 // set one, and the class's progress picture with a CSV download.
@@ -11,6 +13,54 @@ import { field, h, replace } from "./dom.js";
 import { teacherSignIn } from "./landing.js";
 
 interface Classroom { id: string; name: string; join_code: string }
+
+const teacherKey = "primegames.teacher";
+
+/** rememberTeacher keeps an LTI launch's account token for this tab's teacher pages. */
+export function rememberTeacher(token: string): void {
+  sessionStorage.setItem(teacherKey, token);
+}
+
+function teacherToken(): string | undefined {
+  try {
+    return sessionStorage.getItem(teacherKey) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** client is the API client of the teacher pages: with the launch's token, else the session cookie. */
+function client() {
+  const token = teacherToken();
+  return token ? api.withToken(token) : api;
+}
+
+/** get fetches a picture or a file of the API as the teacher: the token, else the cookie. */
+function get(path: string): Promise<Response> {
+  const token = teacherToken();
+  return fetch(path, { credentials: "same-origin", headers: token ? { Authorization: `Bearer ${token}` } : {} });
+}
+
+/** fileLink is a link to a file of the API (a CSV, the sign-in cards): with a token it is fetched
+ * with it and handed to the browser as a blob, since a link cannot send a header. */
+function fileLink(href: string, text: string, download?: string): HTMLAnchorElement {
+  const a = h("a", download ? { href, download } : { href, target: "_blank", rel: "noopener" }, text);
+  a.addEventListener("click", (e) => {
+    if (!teacherToken()) return;
+    e.preventDefault();
+    void (async () => {
+      const answer = await get(href);
+      if (!answer.ok) return;
+      const url = URL.createObjectURL(await answer.blob());
+      const blob = h("a", download ? { href: url, download } : { href: url, target: "_blank", rel: "noopener" });
+      document.body.append(blob);
+      blob.click();
+      blob.remove();
+      window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    })();
+  });
+  return a;
+}
 interface Student { id: string; name: string }
 
 function frame(root: HTMLElement, title: string, ...body: HTMLElement[]): void {
@@ -23,6 +73,7 @@ function frame(root: HTMLElement, title: string, ...body: HTMLElement[]): void {
 }
 
 function notSignedIn(status: HTMLElement): void {
+  sessionStorage.removeItem(teacherKey); // a launch's token that expired (8 hours)
   status.replaceChildren("You are not signed in. ", h("a", { href: teacherSignIn }, "Teacher sign-in"));
 }
 
@@ -39,7 +90,7 @@ export function teacherPage(root: HTMLElement): void {
     error.textContent = "";
     void (async () => {
       try {
-        unwrap(await api.POST("/v1/classrooms", { body: { name: name.value.trim() } }));
+        unwrap(await client().POST("/v1/classrooms", { body: { name: name.value.trim() } }));
         name.value = "";
         await load();
       } catch (err) {
@@ -50,7 +101,7 @@ export function teacherPage(root: HTMLElement): void {
   frame(root, "Teacher", h("h1", {}, "Your classrooms"), status, classrooms, form);
   async function load(): Promise<void> {
     try {
-      const answer = await api.GET("/v1/me/classrooms", {});
+      const answer = await client().GET("/v1/me/classrooms", {});
       if (answer.response.status === 401) {
         notSignedIn(status);
         form.hidden = true;
@@ -80,7 +131,7 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
     startError.textContent = "";
     void (async () => {
       try {
-        unwrap(await api.POST("/v1/classrooms/{classroom_id}/games", {
+        unwrap(await client().POST("/v1/classrooms/{classroom_id}/games", {
           params: { path: { classroom_id: id } },
           body: { game: "prime-climb", group_size: 1, bots: ["greedy"] },
         }));
@@ -100,7 +151,7 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
   frame(root, "Classroom", heading, status,
     h("div", { class: "teacher-grid" },
       section("students", "Students", joinCode, students,
-        h("p", {}, h("a", { href: `/v1/classrooms/${id}/sign-in-cards.svg`, target: "_blank", rel: "noopener" }, "Print the sign-in cards"))),
+        h("p", {}, fileLink(`/v1/classrooms/${id}/sign-in-cards.svg`, "Print the sign-in cards"))),
       section("games", "Games", games, h("p", {}, start), startError, review),
       section("assignments", "Assignments", assignments, assignmentForm(id, () => void loadAssignments())),
       section("progress", "Progress", progress),
@@ -108,7 +159,7 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
 
   async function loadAssignments(): Promise<void> {
     try {
-      const list = unwrap(await api.GET("/v1/classrooms/{classroom_id}/assignments", { params: { path: { classroom_id: id } } })).items;
+      const list = unwrap(await client().GET("/v1/classrooms/{classroom_id}/assignments", { params: { path: { classroom_id: id } } })).items;
       if (list.length === 0) {
         assignments.replaceChildren(h("p", {}, "No assignments yet."));
         return;
@@ -134,7 +185,7 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
       type Totals = { games_played: number; games_finished: number; games_won: number; hints_used: number; accuracy?: number | null };
       type Stats = { students: (Totals & { name: string })[]; class: Totals; reviews_pending: number };
       // The answer is JSON (the default Accept); the contract also offers CSV, hence the cast.
-      const answer = unwrap(await api.GET("/v1/classrooms/{classroom_id}/stats", { params: { path: { classroom_id: id } } })) as unknown as Stats;
+      const answer = unwrap(await client().GET("/v1/classrooms/{classroom_id}/stats", { params: { path: { classroom_id: id } } })) as unknown as Stats;
       const row = (name: string, t: Totals) => h("tr", {},
         h("th", { scope: "row" }, name), h("td", {}, `${t.games_won} / ${t.games_finished} / ${t.games_played}`),
         h("td", {}, t.hints_used), h("td", {}, t.accuracy === null || t.accuracy === undefined ? "–" : `${Math.round(t.accuracy * 100)} %`));
@@ -149,9 +200,9 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
   }
 
   async function loadProgress(): Promise<void> {
-    const csv = h("a", { href: `/v1/classrooms/${id}/progress.csv`, download: "progress.csv" }, "Download CSV");
+    const csv = fileLink(`/v1/classrooms/${id}/progress.csv`, "Download CSV", "progress.csv");
     try {
-      const answer = await fetch(`/v1/classrooms/${id}/progress.svg`, { credentials: "same-origin" });
+      const answer = await get(`/v1/classrooms/${id}/progress.svg`);
       if (!answer.ok) throw new Error(`The progress picture could not be loaded (${answer.status}).`);
       const url = URL.createObjectURL(await answer.blob());
       urls.push(url);
@@ -169,11 +220,11 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
   }
 
   async function loadStudents(): Promise<void> {
-    showStudents(unwrap(await api.GET("/v1/classrooms/{classroom_id}/students", { params: { path: { classroom_id: id } } })).items);
+    showStudents(unwrap(await client().GET("/v1/classrooms/{classroom_id}/students", { params: { path: { classroom_id: id } } })).items);
   }
 
   async function loadGames(): Promise<void> {
-    const list = unwrap(await api.GET("/v1/classrooms/{classroom_id}/games", { params: { path: { classroom_id: id } } })).items;
+    const list = unwrap(await client().GET("/v1/classrooms/{classroom_id}/games", { params: { path: { classroom_id: id } } })).items;
     games.replaceChildren(...list.map((g) => {
       const label = `${kindNames[g.game] ?? g.game}: ${g.players.join(", ")} (${g.status})`;
       return h("li", {}, label, " ", h("button", { type: "button", "aria-label": `Review ${label}`, onclick: () => showReview(g.id, label) }, "Review"));
@@ -193,7 +244,7 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
     const draw = async () => {
       prev.disabled = next.disabled = true;
       try {
-        const answer = await fetch(`/v1/games/${gameId}/replay.svg?from=${from}&count=1`, { credentials: "same-origin" });
+        const answer = await get(`/v1/games/${gameId}/replay.svg?from=${from}&count=1`);
         if (!answer.ok) throw new Error(`The replay could not be loaded (${answer.status}).`);
         const last = !/rel="next"/.test(answer.headers.get("Link") ?? "");
         const url = URL.createObjectURL(await answer.blob());
@@ -219,13 +270,13 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
 
   void (async () => {
     try {
-      const answer = await api.GET("/v1/classrooms/{classroom_id}/students", { params: { path: { classroom_id: id } } });
+      const answer = await client().GET("/v1/classrooms/{classroom_id}/students", { params: { path: { classroom_id: id } } });
       if (answer.response.status === 401) {
         notSignedIn(status);
         return;
       }
       showStudents(unwrap(answer).items);
-      const mine = await api.GET("/v1/me/classrooms", {});
+      const mine = await client().GET("/v1/me/classrooms", {});
       const c = mine.response.ok ? unwrap(mine).classrooms.find((x: Classroom) => x.id === id) : undefined;
       if (c) {
         joinCode.replaceChildren("Students join with the code ", h("strong", { class: "code" }, c.join_code), ".");
@@ -242,7 +293,9 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
 
   // The classroom's stream (with the session cookie): a move in any of its games refreshes the
   // list of games, the end of one also the assignments and statistics, at most once a second.
-  const live = new EventSource(`/v1/classrooms/${id}/events`);
+  // EventSource sends no header: a launch's token rides as access_token.
+  const token = teacherToken();
+  const live = new EventSource(`/v1/classrooms/${id}/events${token ? `?access_token=${encodeURIComponent(token)}` : ""}`);
   let pending: number | undefined;
   let ended = false;
   const refresh = (end: boolean) => {
@@ -283,7 +336,7 @@ function assignmentForm(id: string, done: () => void): HTMLFormElement {
     error.textContent = "";
     void (async () => {
       try {
-        unwrap(await api.POST("/v1/classrooms/{classroom_id}/assignments", {
+        unwrap(await client().POST("/v1/classrooms/{classroom_id}/assignments", {
           params: { path: { classroom_id: id } },
           body: {
             title: title.value.trim(),
