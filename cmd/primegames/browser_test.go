@@ -620,8 +620,14 @@ func TestBrowserTeacherSignsInThroughTheProvider(t *testing.T) {
 	// A student joins with the classroom's code; the teacher starts a game for each student and
 	// reviews Ada's, step by step.
 	joinCode := act(teacher, chromedp.Evaluate[string](`fetch("/v1/me/classrooms").then(r => r.json()).then(j => j.classrooms[0].join_code)`, chromedp.EvalAwaitPromise), "the join code")
-	call(t, http.MethodPost, base+"/v1/classrooms/join", "", `{"join_code":"`+joinCode+`","name":"Ada"}`, nil)
-	teacher.click("button", "Start a Prime Climb game for each student against the computer")
+	var ada, ben struct {
+		Token string `json:"token"`
+	}
+	call(t, http.MethodPost, base+"/v1/classrooms/join", "", `{"join_code":"`+joinCode+`","name":"Ada"}`, &ada)
+	start := teacher.within("form", "Start games")
+	act(teacher, chromedp.SetValue("", "1", byRole("combobox", "Students in each game"), start), "one student a game")
+	act(teacher, chromedp.SetValue("", "greedy", byRole("combobox", "Computer player"), start), "the greedy computer player")
+	teacher.click("button", "Start games", start)
 	teacher.waitUntil(30*time.Second, "Ada's game listed", func() bool {
 		return strings.Contains(teacher.text("list", "Games"), "Ada")
 	})
@@ -656,6 +662,72 @@ func TestBrowserTeacherSignsInThroughTheProvider(t *testing.T) {
 	teacher.waitUntil(30*time.Second, "the second game listed live", func() bool {
 		return strings.Contains(teacher.text("list", "Games"), "Computer (random)")
 	})
+
+	// The assignment changed (its title and games each) with its Edit form, then deleted after
+	// the in-page confirmation, whose "Keep it" has the focus.
+	teacher.click("button", "Edit Three games against the computer")
+	edit := teacher.within("form", "Edit Three games against the computer")
+	teacher.fill("textbox", "Title", "Five games against the computer", edit)
+	teacher.fill("spinbutton", "Games each", "5", edit)
+	teacher.click("button", "Save changes", edit)
+	act(teacher, chromedp.WaitVisible("", byRole("table", "Progress on Five games against the computer")), "the changed assignment")
+	if got := teacher.text("region", "Assignments"); !strings.Contains(got, "5 games of Prime Climb against the computer") {
+		t.Errorf("the changed assignment reads %q", got)
+	}
+	teacher.click("button", "Delete Five games against the computer")
+	act(teacher, chromedp.WaitVisible("", byRole("group", "Delete Five games against the computer and its progress? Its games stay.")), "the confirmation")
+	if focused := act(teacher, chromedp.Evaluate[string](`document.activeElement.textContent`), "the focus"); focused != "Keep it" {
+		t.Errorf("the confirmation's focus is on %q, want Keep it", focused)
+	}
+	teacher.audit("a deletion to confirm")
+	teacher.click("button", "Yes, delete it")
+	teacher.waitUntil(30*time.Second, "the assignment gone", func() bool {
+		return strings.Contains(teacher.text("region", "Assignments"), "No assignments yet.") && !teacher.has("table", "Progress on Five games against the computer")
+	})
+
+	// A classmates' game started from the page (Ada and Ben, no computer player); its live
+	// picture is drawn, and drawn again after a move reported by the classroom's stream.
+	call(t, http.MethodPost, base+"/v1/classrooms/join", "", `{"join_code":"`+joinCode+`","name":"Ben"}`, &ben)
+	act(teacher, chromedp.SetValue("", "2", byRole("combobox", "Students in each game"), start), "two students a game")
+	act(teacher, chromedp.SendKeys("", "N", byRole("combobox", "Computer player"), start), "no computer player, chosen from the keyboard")
+	if got := act(teacher, chromedp.Value("", byRole("combobox", "Computer player"), start), "the computer player"); got != "" {
+		t.Errorf("the computer player chosen: %q, want none", got)
+	}
+	teacher.click("button", "Start games", start)
+	teacher.waitUntil(30*time.Second, "Ada and Ben's game listed", func() bool {
+		return strings.Contains(teacher.text("list", "Games"), "Prime Climb: Ada, Ben (under way)")
+	})
+	picture := byRole("image", "The position of Prime Climb: Ada, Ben (under way)")
+	source := func() string {
+		return act(teacher, chromedp.AttributeValue("", "src", picture), "the live picture's address").Value
+	}
+	teacher.waitUntil(30*time.Second, "the live picture drawn", func() bool { return strings.HasPrefix(source(), "blob:") })
+	first := source()
+	var bens struct {
+		Items []struct {
+			ID string `json:"id"`
+		} `json:"items"`
+	}
+	call(t, http.MethodGet, base+"/v1/me/games", ben.Token, "", &bens)
+	if len(bens.Items) != 1 {
+		t.Fatalf("Ben's games: %+v", bens)
+	}
+	rolled := 0
+	for _, token := range []string{ada.Token, ben.Token} { // whoever is to act rolls
+		req, _ := http.NewRequest(http.MethodPost, base+"/v1/games/"+bens.Items[0].ID+"/actions", strings.NewReader(`{"type":"roll"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+token)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode/100 == 2 {
+				rolled++
+			}
+		}
+	}
+	if rolled != 1 {
+		t.Fatalf("a roll in Ada and Ben's game: %d of the two seats rolled", rolled)
+	}
+	teacher.waitUntil(30*time.Second, "the live picture drawn again after the roll", func() bool { return source() != first })
 	teacher.audit("a classroom's page")
 	teacher.screenshot("teacher-class")
 
