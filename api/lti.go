@@ -225,6 +225,7 @@ func (s *Server) RegisterLtiPlatform(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	s.forgetLTIFrames()
 	c.Response().Header().Set("Location", "/v1/lti/platforms/"+reg.ID)
 	return c.JSON(http.StatusCreated, ltiPlatformBody(*reg))
 }
@@ -270,6 +271,7 @@ func (s *Server) UpdateLtiPlatform(c echo.Context, platformID openapi_types.UUID
 	if err != nil {
 		return err
 	}
+	s.forgetLTIFrames()
 	return c.JSON(http.StatusOK, ltiPlatformBody(*reg))
 }
 
@@ -288,6 +290,7 @@ func (s *Server) DeleteLtiPlatform(c echo.Context, platformID openapi_types.UUID
 	if err := s.play.DeleteLTIPlatform(c.Request().Context(), principal, platformID.String()); err != nil {
 		return err
 	}
+	s.forgetLTIFrames()
 	return c.NoContent(http.StatusNoContent)
 }
 
@@ -529,6 +532,15 @@ const ltiFrameTTL = 30 * time.Second
 
 // ltiFrameSource is a CSP source expression made of a URL's scheme and host (a port allowed).
 var ltiFrameSource = regexp.MustCompile(`^https?://(\*\.)?[A-Za-z0-9.-]+(:[0-9]+)?$`)
+
+// forgetLTIFrames drops this instance's framing sources after a registration changed (another
+// instance reads them again within ltiFrameTTL).
+func (s *Server) forgetLTIFrames() {
+	f := &s.ltiKeys.frames
+	f.Lock()
+	f.sources = ""
+	f.Unlock()
+}
 
 // ltiFrameAncestors is the frame-ancestors directive of the web app's pages an LTI launch opens:
 // the origins of the registered platforms' issuers and authorization URLs, each with the

@@ -54,6 +54,19 @@ func TestLTILaunchLandsInTheWebAppFramedByThePlatformsOnly(t *testing.T) {
 			t.Errorf("GET %s: %q, want frame-ancestors 'none'", path, got)
 		}
 	}
+	// A registration deleted: on this instance its origins frame nothing from then on.
+	var platforms struct{ Platforms []struct{ ID string } }
+	r.a.Get("/v1/lti/platforms", bearer(ltiAdmin)...).JSON(t, &platforms)
+	if len(platforms.Platforms) != 1 {
+		t.Fatalf("platforms: %+v", platforms)
+	}
+	if got := r.a.Do(r.a.Request(http.MethodDelete, "/v1/lti/platforms/"+platforms.Platforms[0].ID, nil, bearer(ltiAdmin)...)); got.StatusCode != http.StatusNoContent {
+		t.Fatalf("deleting the platform = %d: %s", got.StatusCode, got.Body)
+	}
+	if got := page("/app/lti"); got != "frame-ancestors 'none'" {
+		t.Errorf("GET /app/lti after the platform's deletion: %q", got)
+	}
+
 	// The service's own landing page stays for apps that link to it.
 	if got := r.a.Get("/v1/lti/landing"); got.StatusCode != http.StatusOK || !strings.Contains(string(got.Body), "/app/lti") {
 		t.Errorf("GET /v1/lti/landing = %d: %s", got.StatusCode, got.Body)
