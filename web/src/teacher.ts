@@ -371,13 +371,19 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
   const gameLabel = (g: GameSummary) => t("{game}: {players} ({status})", { game: kindNames[g.game] ?? g.game, players: g.players.join(", "), status: statusName(g.status) });
 
   async function loadGames(): Promise<void> {
-    const list: GameSummary[] = unwrap(await client().GET("/v1/classrooms/{classroom_id}/games", { params: { path: { classroom_id: id } } })).items;
+    // The list (its first page, newest first) and, on their own, the newest games being played.
+    const [all, active] = await Promise.all([
+      client().GET("/v1/classrooms/{classroom_id}/games", { params: { path: { classroom_id: id } } }),
+      client().GET("/v1/classrooms/{classroom_id}/games", { params: { path: { classroom_id: id }, query: { status: "active", limit: livePictures } } }),
+    ]);
+    const list: GameSummary[] = unwrap(all).items;
     games.replaceChildren(...list.map((g) => {
       const label = gameLabel(g);
       return h("li", {}, label, " ", h("button", { type: "button", "aria-label": t("Review {game}", { game: label }), onclick: () => showReview(g.id, label) }, t("Review")));
     }));
     if (list.length === 0) games.replaceChildren(h("li", {}, t("No games yet.")));
-    showLive(list.filter((g) => g.status === "active"));
+    const playing = unwrap(active);
+    showLive(playing.items, Boolean(playing.next_cursor));
   }
 
   // The live games: a picture of each (at most livePictures, the newest), redrawn when the stream
@@ -385,11 +391,11 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
   interface Live { item: HTMLLIElement; img: HTMLImageElement; caption: HTMLElement; url: string; drawn: number; timer: number | undefined; busy: boolean; again: boolean }
   const live = new Map<string, Live>();
 
-  function showLive(active: GameSummary[]): void {
+  function showLive(active: GameSummary[], more: boolean): void {
     const shown = active.slice(0, livePictures);
-    liveNote.textContent = active.length === 0 ? t("No game is being played now.")
-      : active.length > shown.length ? t("The {shown} newest of {n} games being played, live.", { shown: shown.length, n: active.length })
-        : t("{n} games being played, live.", { n: active.length });
+    liveNote.textContent = shown.length === 0 ? t("No game is being played now.")
+      : more ? t("The {n} newest games being played, live.", { n: shown.length })
+        : t("{n} games being played, live.", { n: shown.length });
     const keep = new Set(shown.map((g) => g.id));
     for (const [gameId, l] of live) {
       if (keep.has(gameId)) continue;
