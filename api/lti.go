@@ -8,8 +8,10 @@ import (
 	"errors"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -17,6 +19,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 	"github.com/labstack/echo/v4"
 	openapi_types "github.com/oapi-codegen/runtime/types"
+	"golang.org/x/net/publicsuffix"
 
 	"primegames/api/openapi"
 	"primegames/domain"
@@ -60,6 +63,12 @@ type ltiKeySets struct {
 	fetcher LTIFetcher
 	mu      sync.Mutex
 	sets    map[string]ltiKeySet
+	// frames caches the frame-ancestors sources of the web app's LTI pages (ltiFrameAncestors).
+	frames struct {
+		sync.Mutex
+		sources string
+		at      time.Time
+	}
 }
 
 type ltiKeySet struct {
@@ -216,6 +225,7 @@ func (s *Server) RegisterLtiPlatform(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	s.forgetLTIFrames()
 	c.Response().Header().Set("Location", "/v1/lti/platforms/"+reg.ID)
 	return c.JSON(http.StatusCreated, ltiPlatformBody(*reg))
 }
@@ -261,6 +271,7 @@ func (s *Server) UpdateLtiPlatform(c echo.Context, platformID openapi_types.UUID
 	if err != nil {
 		return err
 	}
+	s.forgetLTIFrames()
 	return c.JSON(http.StatusOK, ltiPlatformBody(*reg))
 }
 
@@ -279,6 +290,7 @@ func (s *Server) DeleteLtiPlatform(c echo.Context, platformID openapi_types.UUID
 	if err := s.play.DeleteLTIPlatform(c.Request().Context(), principal, platformID.String()); err != nil {
 		return err
 	}
+	s.forgetLTIFrames()
 	return c.NoContent(http.StatusNoContent)
 }
 
@@ -336,8 +348,8 @@ func (s *Server) beginLTILogin(c echo.Context, req play.LTILoginRequest) error {
 	return c.Redirect(http.StatusFound, to.String())
 }
 
-// LaunchLti verifies the launch and sends the browser to the landing page with a one-time code
-// in the fragment.
+// LaunchLti verifies the launch and sends the browser to the web app's LTI page (/app/lti, see
+// web/src/lti.ts) with a one-time code in the fragment, which the page trades at the hand-over.
 func (s *Server) LaunchLti(c echo.Context) error {
 	if err := s.ltiOn(); err != nil {
 		return err
@@ -361,7 +373,7 @@ func (s *Server) LaunchLti(c echo.Context) error {
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	c.Response().Header().Set("Referrer-Policy", "no-referrer")
-	return c.Redirect(http.StatusSeeOther, strings.TrimRight(s.cfg.LTI.PublicURL, "/")+"/v1/lti/landing#code="+launched.Code)
+	return c.Redirect(http.StatusSeeOther, strings.TrimRight(s.cfg.LTI.PublicURL, "/")+"/app/lti#code="+launched.Code)
 }
 
 func truncate(s string, n int) string {
@@ -371,8 +383,8 @@ func truncate(s string, n int) string {
 	return s
 }
 
-// ltiLanding is the page a launch lands on in the LMS's frame until the web app takes over: no
-// script, nothing fetched.
+// ltiLanding is the service's own landing page, kept for apps of its API that launched to it
+// before the web app's /app/lti took over: no script, nothing fetched.
 const ltiLanding = `<!doctype html>
 <html lang="en">
 <head>
@@ -383,9 +395,9 @@ const ltiLanding = `<!doctype html>
 </head>
 <body>
 <h1>Prime games opened from your course</h1>
-<p>Your launch worked. The Prime games app for your course will open here in a later version.</p>
-<p>For developers: the address of this page carries a one-time code after <code>#code=</code>. An app
-trades it within two minutes with <code>POST /v1/lti/handover</code> and the body
+<p>Your launch worked. Launches now open the Prime games web app at <code>/app/lti</code>.</p>
+<p>For developers: a one-time code after <code>#code=</code> in the address of <code>/app/lti</code> (or of
+this page) is traded within two minutes with <code>POST /v1/lti/handover</code> and the body
 <code>{"code": "…"}</code> for a token: a teacher's account token, or a student's token.</p>
 </body>
 </html>
@@ -513,4 +525,71 @@ func (g ltiGrades) AccessToken(ctx context.Context, reg *play.LTIPlatform, asser
 func (g ltiGrades) Send(ctx context.Context, method, to, mediaType, accessToken string, body []byte) ([]byte, error) {
 	return g.fetcher.Request(ctx, method, to,
 		http.Header{"Content-Type": {mediaType}, "Accept": {"application/json"}, "Authorization": {"Bearer " + accessToken}}, body)
+}
+
+// ltiFrameTTL is how long the framing sources of the registrations are kept before they are read again.
+const ltiFrameTTL = 30 * time.Second
+
+// ltiFrameSource is a CSP source expression made of a URL's scheme and host (a port allowed).
+var ltiFrameSource = regexp.MustCompile(`^https?://(\*\.)?[A-Za-z0-9.-]+(:[0-9]+)?$`)
+
+// forgetLTIFrames drops this instance's framing sources after a registration changed (another
+// instance reads them again within ltiFrameTTL).
+func (s *Server) forgetLTIFrames() {
+	f := &s.ltiKeys.frames
+	f.Lock()
+	f.sources = ""
+	f.Unlock()
+}
+
+// ltiFrameAncestors is the frame-ancestors directive of the web app's pages an LTI launch opens:
+// the origins of the registered platforms' issuers and authorization URLs, each with the
+// subdomains of its registrable domain (an LMS in the cloud frames the tool from the school's own
+// host, e.g. school.instructure.com for the issuer canvas.instructure.com); 'none' when no
+// platform is registered or LTI is off. Read from the store at most every ltiFrameTTL.
+func (s *Server) ltiFrameAncestors(ctx context.Context) string {
+	f := &s.ltiKeys.frames
+	now := s.play.Clock().Now()
+	f.Lock()
+	defer f.Unlock()
+	if f.sources != "" && now.Sub(f.at) < ltiFrameTTL && !now.Before(f.at) {
+		return f.sources
+	}
+	regs, err := s.play.LTIFramingPlatforms(ctx)
+	if err != nil {
+		if f.sources != "" {
+			return f.sources // a passing outage keeps the last sources
+		}
+		return "frame-ancestors 'none'"
+	}
+	seen := map[string]bool{}
+	var sources []string
+	add := func(src string) {
+		if !seen[src] && ltiFrameSource.MatchString(src) {
+			seen[src] = true
+			sources = append(sources, src)
+		}
+	}
+	for _, reg := range regs {
+		for _, raw := range []string{reg.Issuer, reg.AuthURL} {
+			u, err := url.Parse(raw)
+			if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() == "" {
+				continue
+			}
+			add(u.Scheme + "://" + u.Host)
+			host := u.Hostname()
+			if net.ParseIP(host) != nil {
+				continue
+			}
+			if domain, err := publicsuffix.EffectiveTLDPlusOne(host); err == nil {
+				add(u.Scheme + "://*." + domain)
+			}
+		}
+	}
+	directive := "frame-ancestors 'none'"
+	if len(sources) > 0 {
+		directive = "frame-ancestors " + strings.Join(sources, " ")
+	}
+	f.sources, f.at = directive, now
+	return directive
 }

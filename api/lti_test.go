@@ -294,7 +294,8 @@ func (r *ltiRig) launch(s *apitest.Server, idToken, state string) (*http.Respons
 	return r.form(s, "/v1/lti/launch", url.Values{"id_token": {idToken}, "state": {state}})
 }
 
-// handover follows a launch's redirect: the landing page, and the code of its fragment traded.
+// handover follows a launch's redirect: the web app's LTI page (the service's own landing page
+// still served), and the code of its fragment traded.
 func (r *ltiRig) handover(s *apitest.Server, resp *http.Response, body []byte) (handover struct {
 	Role      string
 	Token     string
@@ -307,8 +308,8 @@ func (r *ltiRig) handover(s *apitest.Server, resp *http.Response, body []byte) (
 		r.t.Fatalf("launch = %d: %s", resp.StatusCode, body)
 	}
 	to, err := url.Parse(resp.Header.Get("Location"))
-	if err != nil || to.Path != "/v1/lti/landing" || !strings.HasPrefix(to.String(), ltiPublicURL) || !strings.HasPrefix(to.Fragment, "code=") || to.RawQuery != "" {
-		r.t.Fatalf("launch redirects to %q, want the landing page with the code in the fragment", resp.Header.Get("Location"))
+	if err != nil || to.Path != "/app/lti" || !strings.HasPrefix(to.String(), ltiPublicURL) || !strings.HasPrefix(to.Fragment, "code=") || to.RawQuery != "" {
+		r.t.Fatalf("launch redirects to %q, want the web app's LTI page with the code in the fragment", resp.Header.Get("Location"))
 	}
 	landing, page := r.do(s.Request(http.MethodGet, "/v1/lti/landing", nil))
 	if landing.StatusCode != http.StatusOK || !strings.Contains(landing.Header.Get("Content-Security-Policy"), "default-src 'none'") || strings.Contains(string(page), "<script") {

@@ -16,9 +16,27 @@ import (
 // webAppSecurity is the Content-Security-Policy of every answer under /app/: scripts and styles
 // from this origin only (no inline script or style, no eval), calls to this origin only, pictures
 // from this origin or made in the page (the game's SVG is fetched with the seat's token and shown
-// from a blob: URL), nothing framed, no plugin, and forms that post only here.
+// from a blob: URL), no plugin, and forms that post only here. Framing is webAppFraming's.
 const webAppSecurity = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; " +
 	"connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; object-src 'none'"
+
+// webAppFramed says whether a page of the app (its path under /app/) may be shown in an LMS's
+// frame: the page an LTI launch lands on (lti) and the pages it goes on to, a teacher's
+// (teacher…) and a student's (me, game/…), which a reload inside the frame fetches again. The
+// landing page and the card sign-in are never framed.
+func webAppFramed(name string) bool {
+	name = strings.TrimRight(name, "/")
+	return name == "lti" || name == "teacher" || strings.HasPrefix(name, "teacher/") || name == "me" || strings.HasPrefix(name, "game/")
+}
+
+// webAppFraming is the page's frame-ancestors directive: 'none', except on the pages an LTI launch
+// opens, which the registered platforms' origins may frame (ltiFrameAncestors, lti.go).
+func (s *Server) webAppFraming(c echo.Context, name string) string {
+	if !webAppFramed(name) {
+		return "frame-ancestors 'none'"
+	}
+	return s.ltiFrameAncestors(c.Request().Context())
+}
 
 // webAppFiles holds the bundle's files, read and compressed once.
 var webAppFiles = struct {
@@ -36,10 +54,10 @@ func (s *Server) serveWebApp() {
 
 func (s *Server) getWebApp(c echo.Context) error {
 	h := c.Response().Header()
-	h.Set("Content-Security-Policy", webAppSecurity)
+	name := c.Param("*")
+	h.Set("Content-Security-Policy", webAppSecurity+"; "+s.webAppFraming(c, name))
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
-	name := c.Param("*")
 	if strings.HasPrefix(name, "assets/") {
 		asset, err := webAppFile(path.Clean(name))
 		if err != nil {

@@ -8767,7 +8767,7 @@ type ServerInterface interface {
 	// RotateLtiKey Make a new current tool key pair (admin token).
 	// (POST /v1/lti/keys/rotate)
 	RotateLtiKey(ctx echo.Context) error
-	// GetLtiLanding Where a launch lands in the LMS's frame, until the web app takes over.
+	// GetLtiLanding The service's own landing page of a launch, kept for apps that link to it.
 	// (GET /v1/lti/landing)
 	GetLtiLanding(ctx echo.Context) error
 	// LaunchLti LTI 1.3 launch (the platform form-posts the ID token here; redirects to the landing page).

@@ -9818,7 +9818,7 @@ type ClientInterface interface {
 
 	// TakeLtiHandoverWithBody Trade a launch's one-time code for a token.
 	//
-	// The code from the landing URL's fragment, once, within 2 minutes (else 400
+	// The code from the fragment of the launch's landing URL (`/app/lti#code=…`), once, within 2 minutes (else 400
 	// `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
 	// "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
 	// (`pgl_…`; the one they held before stops working).
@@ -9830,7 +9830,7 @@ type ClientInterface interface {
 
 	// TakeLtiHandover Trade a launch's one-time code for a token.
 	//
-	// The code from the landing URL's fragment, once, within 2 minutes (else 400
+	// The code from the fragment of the launch's landing URL (`/app/lti#code=…`), once, within 2 minutes (else 400
 	// `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
 	// "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
 	// (`pgl_…`; the one they held before stops working).
@@ -9856,11 +9856,12 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/lti/keys/rotate (the `RotateLtiKey` operationId).
 	RotateLtiKey(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetLtiLanding Where a launch lands in the LMS's frame, until the web app takes over.
+	// GetLtiLanding The service's own landing page of a launch, kept for apps that link to it.
 	//
 	// A small self-contained HTML page (no script; `Content-Security-Policy: default-src 'none'`,
 	// framable by any LMS) saying that the launch worked and how an app trades the code in the
-	// URL's fragment at `POST /v1/lti/handover`.
+	// URL's fragment at `POST /v1/lti/handover`. Launches land on the web app's `/app/lti`
+	// instead, which trades the code itself.
 	//
 	// Corresponds with GET /v1/lti/landing (the `GetLtiLanding` operationId).
 	GetLtiLanding(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9880,8 +9881,9 @@ type ClientInterface interface {
 	// Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 	// launch under their given name (409 `lti_classroom_not_ready` before any instructor
 	// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
-	// to the landing page with a one-time code in the URL's fragment (never sent to a server,
-	// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+	// to the web app's LTI page (`/app/lti`) with a one-time code in the URL's fragment (never
+	// sent to a server, so never logged), which the page trades at `POST /v1/lti/handover`
+	// within 2 minutes.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -9903,8 +9905,9 @@ type ClientInterface interface {
 	// Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 	// launch under their given name (409 `lti_classroom_not_ready` before any instructor
 	// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
-	// to the landing page with a one-time code in the URL's fragment (never sent to a server,
-	// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+	// to the web app's LTI page (`/app/lti`) with a one-time code in the URL's fragment (never
+	// sent to a server, so never logged), which the page trades at `POST /v1/lti/handover`
+	// within 2 minutes.
 	//
 	// Takes a body of the `application/x-www-form-urlencoded` content type.
 	//
@@ -12462,7 +12465,7 @@ func (c *Client) GetStateAt(ctx context.Context, id GameID, seq int64, reqEditor
 
 // TakeLtiHandoverWithBody Trade a launch's one-time code for a token.
 //
-// The code from the landing URL's fragment, once, within 2 minutes (else 400
+// The code from the fragment of the launch's landing URL (`/app/lti#code=…`), once, within 2 minutes (else 400
 // `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
 // "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
 // (`pgl_…`; the one they held before stops working).
@@ -12484,7 +12487,7 @@ func (c *Client) TakeLtiHandoverWithBody(ctx context.Context, contentType string
 
 // TakeLtiHandover Trade a launch's one-time code for a token.
 //
-// The code from the landing URL's fragment, once, within 2 minutes (else 400
+// The code from the fragment of the launch's landing URL (`/app/lti#code=…`), once, within 2 minutes (else 400
 // `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
 // "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
 // (`pgl_…`; the one they held before stops working).
@@ -12540,11 +12543,12 @@ func (c *Client) RotateLtiKey(ctx context.Context, reqEditors ...RequestEditorFn
 	return c.Client.Do(req)
 }
 
-// GetLtiLanding Where a launch lands in the LMS's frame, until the web app takes over.
+// GetLtiLanding The service's own landing page of a launch, kept for apps that link to it.
 //
 // A small self-contained HTML page (no script; `Content-Security-Policy: default-src 'none'`,
 // framable by any LMS) saying that the launch worked and how an app trades the code in the
-// URL's fragment at `POST /v1/lti/handover`.
+// URL's fragment at `POST /v1/lti/handover`. Launches land on the web app's `/app/lti`
+// instead, which trades the code itself.
 //
 // Corresponds with GET /v1/lti/landing (the `GetLtiLanding` operationId).
 func (c *Client) GetLtiLanding(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -12574,8 +12578,9 @@ func (c *Client) GetLtiLanding(ctx context.Context, reqEditors ...RequestEditorF
 // Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 // launch under their given name (409 `lti_classroom_not_ready` before any instructor
 // launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
-// to the landing page with a one-time code in the URL's fragment (never sent to a server,
-// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+// to the web app's LTI page (`/app/lti`) with a one-time code in the URL's fragment (never
+// sent to a server, so never logged), which the page trades at `POST /v1/lti/handover`
+// within 2 minutes.
 //
 // Takes any type of body and a specified content type.
 //
@@ -12607,8 +12612,9 @@ func (c *Client) LaunchLtiWithBody(ctx context.Context, contentType string, body
 // Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 // launch under their given name (409 `lti_classroom_not_ready` before any instructor
 // launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
-// to the landing page with a one-time code in the URL's fragment (never sent to a server,
-// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+// to the web app's LTI page (`/app/lti`) with a one-time code in the URL's fragment (never
+// sent to a server, so never logged), which the page trades at `POST /v1/lti/handover`
+// within 2 minutes.
 //
 // Takes a body of the `application/x-www-form-urlencoded` content type.
 //
@@ -20321,7 +20327,7 @@ type ClientWithResponsesInterface interface {
 
 	// TakeLtiHandoverWithBodyWithResponse Trade a launch's one-time code for a token.
 	//
-	// The code from the landing URL's fragment, once, within 2 minutes (else 400
+	// The code from the fragment of the launch's landing URL (`/app/lti#code=…`), once, within 2 minutes (else 400
 	// `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
 	// "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
 	// (`pgl_…`; the one they held before stops working).
@@ -20333,7 +20339,7 @@ type ClientWithResponsesInterface interface {
 
 	// TakeLtiHandoverWithResponse Trade a launch's one-time code for a token.
 	//
-	// The code from the landing URL's fragment, once, within 2 minutes (else 400
+	// The code from the fragment of the launch's landing URL (`/app/lti#code=…`), once, within 2 minutes (else 400
 	// `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
 	// "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
 	// (`pgl_…`; the one they held before stops working).
@@ -20363,11 +20369,12 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/lti/keys/rotate (the `RotateLtiKey` operationId).
 	RotateLtiKeyWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*RotateLtiKeyResponse, error)
 
-	// GetLtiLandingWithResponse Where a launch lands in the LMS's frame, until the web app takes over.
+	// GetLtiLandingWithResponse The service's own landing page of a launch, kept for apps that link to it.
 	//
 	// A small self-contained HTML page (no script; `Content-Security-Policy: default-src 'none'`,
 	// framable by any LMS) saying that the launch worked and how an app trades the code in the
-	// URL's fragment at `POST /v1/lti/handover`.
+	// URL's fragment at `POST /v1/lti/handover`. Launches land on the web app's `/app/lti`
+	// instead, which trades the code itself.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -20389,8 +20396,9 @@ type ClientWithResponsesInterface interface {
 	// Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 	// launch under their given name (409 `lti_classroom_not_ready` before any instructor
 	// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
-	// to the landing page with a one-time code in the URL's fragment (never sent to a server,
-	// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+	// to the web app's LTI page (`/app/lti`) with a one-time code in the URL's fragment (never
+	// sent to a server, so never logged), which the page trades at `POST /v1/lti/handover`
+	// within 2 minutes.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -20412,8 +20420,9 @@ type ClientWithResponsesInterface interface {
 	// Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 	// launch under their given name (409 `lti_classroom_not_ready` before any instructor
 	// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
-	// to the landing page with a one-time code in the URL's fragment (never sent to a server,
-	// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+	// to the web app's LTI page (`/app/lti`) with a one-time code in the URL's fragment (never
+	// sent to a server, so never logged), which the page trades at `POST /v1/lti/handover`
+	// within 2 minutes.
 	//
 	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -34552,7 +34561,7 @@ func (c *ClientWithResponses) GetStateAtWithResponse(ctx context.Context, id Gam
 
 // TakeLtiHandoverWithBodyWithResponse Trade a launch's one-time code for a token.
 //
-// The code from the landing URL's fragment, once, within 2 minutes (else 400
+// The code from the fragment of the launch's landing URL (`/app/lti#code=…`), once, within 2 minutes (else 400
 // `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
 // "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
 // (`pgl_…`; the one they held before stops working).
@@ -34570,7 +34579,7 @@ func (c *ClientWithResponses) TakeLtiHandoverWithBodyWithResponse(ctx context.Co
 
 // TakeLtiHandoverWithResponse Trade a launch's one-time code for a token.
 //
-// The code from the landing URL's fragment, once, within 2 minutes (else 400
+// The code from the fragment of the launch's landing URL (`/app/lti#code=…`), once, within 2 minutes (else 400
 // `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
 // "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
 // (`pgl_…`; the one they held before stops working).
@@ -34618,11 +34627,12 @@ func (c *ClientWithResponses) RotateLtiKeyWithResponse(ctx context.Context, reqE
 	return ParseRotateLtiKeyResponse(rsp)
 }
 
-// GetLtiLandingWithResponse Where a launch lands in the LMS's frame, until the web app takes over.
+// GetLtiLandingWithResponse The service's own landing page of a launch, kept for apps that link to it.
 //
 // A small self-contained HTML page (no script; `Content-Security-Policy: default-src 'none'`,
 // framable by any LMS) saying that the launch worked and how an app trades the code in the
-// URL's fragment at `POST /v1/lti/handover`.
+// URL's fragment at `POST /v1/lti/handover`. Launches land on the web app's `/app/lti`
+// instead, which trades the code itself.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -34650,8 +34660,9 @@ func (c *ClientWithResponses) GetLtiLandingWithResponse(ctx context.Context, req
 // Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 // launch under their given name (409 `lti_classroom_not_ready` before any instructor
 // launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
-// to the landing page with a one-time code in the URL's fragment (never sent to a server,
-// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+// to the web app's LTI page (`/app/lti`) with a one-time code in the URL's fragment (never
+// sent to a server, so never logged), which the page trades at `POST /v1/lti/handover`
+// within 2 minutes.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -34679,8 +34690,9 @@ func (c *ClientWithResponses) LaunchLtiWithBodyWithResponse(ctx context.Context,
 // Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 // launch under their given name (409 `lti_classroom_not_ready` before any instructor
 // launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
-// to the landing page with a one-time code in the URL's fragment (never sent to a server,
-// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+// to the web app's LTI page (`/app/lti`) with a one-time code in the URL's fragment (never
+// sent to a server, so never logged), which the page trades at `POST /v1/lti/handover`
+// within 2 minutes.
 //
 // Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -18,12 +18,17 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/rsa"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,8 +41,11 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
 	"github.com/oauth2-proxy/mockoidc"
 
 	"primegames/repo/repotest"
@@ -621,8 +629,14 @@ func TestBrowserTeacherSignsInThroughTheProvider(t *testing.T) {
 	// A student joins with the classroom's code; the teacher starts a game for each student and
 	// reviews Ada's, step by step.
 	joinCode := act(teacher, chromedp.Evaluate[string](`fetch("/v1/me/classrooms").then(r => r.json()).then(j => j.classrooms[0].join_code)`, chromedp.EvalAwaitPromise), "the join code")
-	call(t, http.MethodPost, base+"/v1/classrooms/join", "", `{"join_code":"`+joinCode+`","name":"Ada"}`, nil)
-	teacher.click("button", "Start a Prime Climb game for each student against the computer")
+	var ada, ben struct {
+		Token string `json:"token"`
+	}
+	call(t, http.MethodPost, base+"/v1/classrooms/join", "", `{"join_code":"`+joinCode+`","name":"Ada"}`, &ada)
+	start := teacher.within("form", "Start games")
+	act(teacher, chromedp.SetValue("", "1", byRole("combobox", "Students in each game"), start), "one student a game")
+	act(teacher, chromedp.SetValue("", "greedy", byRole("combobox", "Computer player"), start), "the greedy computer player")
+	teacher.click("button", "Start games", start)
 	teacher.waitUntil(30*time.Second, "Ada's game listed", func() bool {
 		return strings.Contains(teacher.text("list", "Games"), "Ada")
 	})
@@ -657,6 +671,72 @@ func TestBrowserTeacherSignsInThroughTheProvider(t *testing.T) {
 	teacher.waitUntil(30*time.Second, "the second game listed live", func() bool {
 		return strings.Contains(teacher.text("list", "Games"), "Computer (random)")
 	})
+
+	// The assignment changed (its title and games each) with its Edit form, then deleted after
+	// the in-page confirmation, whose "Keep it" has the focus.
+	teacher.click("button", "Edit Three games against the computer")
+	edit := teacher.within("form", "Edit Three games against the computer")
+	teacher.fill("textbox", "Title", "Five games against the computer", edit)
+	teacher.fill("spinbutton", "Games each", "5", edit)
+	teacher.click("button", "Save changes", edit)
+	act(teacher, chromedp.WaitVisible("", byRole("table", "Progress on Five games against the computer")), "the changed assignment")
+	if got := teacher.text("region", "Assignments"); !strings.Contains(got, "5 games of Prime Climb against the computer") {
+		t.Errorf("the changed assignment reads %q", got)
+	}
+	teacher.click("button", "Delete Five games against the computer")
+	act(teacher, chromedp.WaitVisible("", byRole("group", "Delete Five games against the computer and its progress? Its games stay.")), "the confirmation")
+	if focused := act(teacher, chromedp.Evaluate[string](`document.activeElement.textContent`), "the focus"); focused != "Keep it" {
+		t.Errorf("the confirmation's focus is on %q, want Keep it", focused)
+	}
+	teacher.audit("a deletion to confirm")
+	teacher.click("button", "Yes, delete it")
+	teacher.waitUntil(30*time.Second, "the assignment gone", func() bool {
+		return strings.Contains(teacher.text("region", "Assignments"), "No assignments yet.") && !teacher.has("table", "Progress on Five games against the computer")
+	})
+
+	// A classmates' game started from the page (Ada and Ben, no computer player); its live
+	// picture is drawn, and drawn again after a move reported by the classroom's stream.
+	call(t, http.MethodPost, base+"/v1/classrooms/join", "", `{"join_code":"`+joinCode+`","name":"Ben"}`, &ben)
+	act(teacher, chromedp.SetValue("", "2", byRole("combobox", "Students in each game"), start), "two students a game")
+	act(teacher, chromedp.SendKeys("", "N", byRole("combobox", "Computer player"), start), "no computer player, chosen from the keyboard")
+	if got := act(teacher, chromedp.Value("", byRole("combobox", "Computer player"), start), "the computer player"); got != "" {
+		t.Errorf("the computer player chosen: %q, want none", got)
+	}
+	teacher.click("button", "Start games", start)
+	teacher.waitUntil(30*time.Second, "Ada and Ben's game listed", func() bool {
+		return strings.Contains(teacher.text("list", "Games"), "Prime Climb: Ada, Ben (under way)")
+	})
+	picture := byRole("image", "The position of Prime Climb: Ada, Ben (under way)")
+	source := func() string {
+		return act(teacher, chromedp.AttributeValue("", "src", picture), "the live picture's address").Value
+	}
+	teacher.waitUntil(30*time.Second, "the live picture drawn", func() bool { return strings.HasPrefix(source(), "blob:") })
+	first := source()
+	var bens struct {
+		Items []struct {
+			ID string `json:"id"`
+		} `json:"items"`
+	}
+	call(t, http.MethodGet, base+"/v1/me/games", ben.Token, "", &bens)
+	if len(bens.Items) != 1 {
+		t.Fatalf("Ben's games: %+v", bens)
+	}
+	rolled := 0
+	for _, token := range []string{ada.Token, ben.Token} { // whoever is to act rolls
+		req, _ := http.NewRequest(http.MethodPost, base+"/v1/games/"+bens.Items[0].ID+"/actions", strings.NewReader(`{"type":"roll"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+token)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode/100 == 2 {
+				rolled++
+			}
+		}
+	}
+	if rolled != 1 {
+		t.Fatalf("a roll in Ada and Ben's game: %d of the two seats rolled", rolled)
+	}
+	teacher.waitUntil(30*time.Second, "the live picture drawn again after the roll", func() bool { return source() != first })
 	teacher.audit("a classroom's page")
 	teacher.screenshot("teacher-class")
 
@@ -792,4 +872,105 @@ func TestBrowserChildPlaysInSpanish(t *testing.T) {
 	lucia.audit("the game page in Spanish")
 	lucia.screenshot("game-es")
 	lucia.noConsoleErrors()
+}
+
+// An LTI launch from a course, in the LMS's frame: a platform simulated in the test (its course
+// page frames the tool, its authorization endpoint posts a signed ID token back) launches an
+// instructor, who lands on the course's classroom page inside the frame, signed in by the
+// hand-over's token alone (no cookie: this browser never signed in), and a learner, who lands on
+// their games.
+func TestBrowserLTILaunchLandsInTheAppInTheLMSFrame(t *testing.T) {
+	t.Parallel()
+	chromium, axe := browserNeeds(t)
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	tool := "http://" + addr
+	const clientID, deployment, admin = "client-7", "deployment-1", "the browser tier's admin token"
+	var lms *httptest.Server
+	lms = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/jwks":
+			_ = json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: &key.PublicKey, KeyID: "lms-key", Algorithm: "RS256", Use: "sig"}}})
+		case "/course": // the course's page, the tool in a frame; ?as= says who is signed in to the LMS
+			login := url.Values{"iss": {lms.URL}, "login_hint": {r.URL.Query().Get("as")}, "target_link_uri": {tool + "/v1/lti/launch"},
+				"client_id": {clientID}, "lti_deployment_id": {deployment}}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprintf(w, `<!doctype html><html lang="en"><head><title>Maths 4B</title><link rel="icon" href="data:,"></head><body><main><h1>Maths 4B</h1>
+<iframe title="Prime games" src="%s" style="width:100%%;height:1400px;border:0"></iframe></main></body></html>`, html.EscapeString(tool+"/v1/lti/login?"+login.Encode()))
+		case "/auth": // the authentication response: the ID token posted back to the tool from the frame
+			q := r.URL.Query()
+			role, sub := "Instructor", "teacher-1"
+			if q.Get("login_hint") == "learner" {
+				role, sub = "Learner", "learner-1"
+			}
+			now := time.Now()
+			signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: jose.JSONWebKey{Key: key, KeyID: "lms-key"}}, (&jose.SignerOptions{}).WithType("JWT"))
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			token, err := jwt.Signed(signer).Claims(map[string]any{
+				"iss": lms.URL, "sub": sub, "aud": clientID, "exp": now.Add(5 * time.Minute).Unix(), "iat": now.Unix(), "nonce": q.Get("nonce"),
+				"name": "Full Name " + sub, "given_name": map[string]string{"Learner": "Lea", "Instructor": "Ines"}[role],
+				"https://purl.imsglobal.org/spec/lti/claim/message_type":    "LtiResourceLinkRequest",
+				"https://purl.imsglobal.org/spec/lti/claim/version":         "1.3.0",
+				"https://purl.imsglobal.org/spec/lti/claim/deployment_id":   deployment,
+				"https://purl.imsglobal.org/spec/lti/claim/roles":           []string{"http://purl.imsglobal.org/vocab/lis/v2/membership#" + role},
+				"https://purl.imsglobal.org/spec/lti/claim/context":         map[string]any{"id": "course-42", "title": "Maths 4B", "label": "M4B"},
+				"https://purl.imsglobal.org/spec/lti/claim/resource_link":   map[string]any{"id": "link-1"},
+				"https://purl.imsglobal.org/spec/lti/claim/target_link_uri": tool + "/v1/lti/launch",
+			}).Serialize()
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprintf(w, `<!doctype html><html lang="en"><head><title>Launching</title><link rel="icon" href="data:,"></head><body>
+<form method="post" action="%s"><input type="hidden" name="id_token" value="%s"><input type="hidden" name="state" value="%s"></form>
+<script>document.forms[0].submit()</script></body></html>`, html.EscapeString(q.Get("redirect_uri")), html.EscapeString(token), html.EscapeString(q.Get("state")))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(lms.Close)
+	startApp(t, "LISTEN_ADDR", addr, "PUBLIC_URL", tool, "ADMIN_TOKEN", admin, "WEBHOOK_ALLOWED_HOSTS", "127.0.0.1")
+	call(t, http.MethodPost, tool+"/v1/lti/platforms", admin, `{"issuer":"`+lms.URL+`","client_id":"`+clientID+`","deployment_ids":["`+deployment+`"],`+
+		`"jwks_url":"`+lms.URL+`/jwks","auth_url":"`+lms.URL+`/auth","token_url":"`+lms.URL+`/token"}`, nil)
+	browser := startBrowser(t, chromium)
+
+	// The instructor: the course's classroom (made by this first launch, named after the course)
+	// inside the frame, its sections loaded with the hand-over's token.
+	teacher := newPage(t, browser, "the instructor", lms.URL, axe, 1280)
+	teacher.open("/course?as=teacher")
+	inFrame := func(p *page) chromedp.QueryOption {
+		p.t.Helper()
+		frames := act(p, chromedp.Nodes("", byRole("Iframe", "Prime games")), "the tool's frame")
+		return chromedp.FromNode(frames[0])
+	}
+	act(teacher, chromedp.WaitVisible("", byRole("heading", "Maths 4B"), inFrame(teacher)), "the classroom's page in the frame")
+	act(teacher, chromedp.WaitVisible("", byRole("region", "Live games"), inFrame(teacher)), "the live games")
+	act(teacher, chromedp.WaitVisible("", byRole("table", "Statistics per student"), inFrame(teacher)), "the classroom's statistics, read with the token")
+	act(teacher, chromedp.WaitVisible("", byRole("image", "The class's progress over time: games finished, wins, hints and missed opportunities, for the class and each student."), inFrame(teacher)), "the progress picture, fetched with the token")
+	// The frame is at the classroom's address, the one-time code gone from it.
+	tree := act(teacher, func(ctx context.Context, t *chromedp.Target) (cdppage.GetFrameTreeResult, error) {
+		return cdp.Call(ctx, t, cdppage.GetFrameTree, cdp.Empty{})
+	}, "the frames")
+	if frames := tree.FrameTree.ChildFrames; len(frames) != 1 || !strings.HasPrefix(frames[0].Frame.URL, tool+"/app/teacher/classrooms/") || frames[0].Frame.URLFragment != "" {
+		t.Errorf("the tool's frame: %+v", frames)
+	}
+	teacher.noConsoleErrors()
+
+	// The learner: their games, in the frame.
+	learner := newPage(t, browser, "the learner", lms.URL, axe, 360)
+	learner.open("/course?as=learner")
+	act(learner, chromedp.WaitVisible("", byRole("heading", "Hello, Lea"), inFrame(learner)), "the learner's page in the frame")
+	learner.noConsoleErrors()
 }

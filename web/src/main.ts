@@ -5,6 +5,7 @@ import "./style.css";
 import { gamePage } from "./game.js";
 import { lang, t } from "./i18n.js";
 import { landing } from "./landing.js";
+import { ltiPage } from "./lti.js";
 import { myGamesPage, signInPage } from "./signin.js";
 import { classroomPage, teacherPage } from "./teacher.js";
 
@@ -21,6 +22,8 @@ function route(): void {
   const game = /^\/app\/game\/([0-9a-f-]{36})$/.exec(path);
   if (game?.[1]) {
     leave = gamePage(root, game[1]);
+  } else if (path === "/app/lti") {
+    ltiPage(root);
   } else if (path === "/app/sign-in") {
     signInPage(root);
   } else if (path === "/app/me") {

@@ -2621,8 +2621,9 @@ export interface paths {
          *     Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
          *     launch under their given name (409 `lti_classroom_not_ready` before any instructor
          *     launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
-         *     to the landing page with a one-time code in the URL's fragment (never sent to a server,
-         *     so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+         *     to the web app's LTI page (`/app/lti`) with a one-time code in the URL's fragment (never
+         *     sent to a server, so never logged), which the page trades at `POST /v1/lti/handover`
+         *     within 2 minutes.
          */
         post: operations["launchLti"];
         delete?: never;
@@ -2639,10 +2640,11 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Where a launch lands in the LMS's frame, until the web app takes over.
+         * The service's own landing page of a launch, kept for apps that link to it.
          * @description A small self-contained HTML page (no script; `Content-Security-Policy: default-src 'none'`,
          *     framable by any LMS) saying that the launch worked and how an app trades the code in the
-         *     URL's fragment at `POST /v1/lti/handover`.
+         *     URL's fragment at `POST /v1/lti/handover`. Launches land on the web app's `/app/lti`
+         *     instead, which trades the code itself.
          */
         get: operations["getLtiLanding"];
         put?: never;
@@ -2668,7 +2670,7 @@ export interface paths {
         put?: never;
         /**
          * Trade a launch's one-time code for a token.
-         * @description The code from the landing URL's fragment, once, within 2 minutes (else 400
+         * @description The code from the fragment of the launch's landing URL (`/app/lti#code=…`), once, within 2 minutes (else 400
          *     `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
          *     "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
          *     (`pgl_…`; the one they held before stops working).
@@ -14714,10 +14716,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description To the landing page, `PUBLIC_URL` + `/v1/lti/landing#code=…`. */
+            /** @description To the web app's LTI page, `PUBLIC_URL` + `/app/lti#code=…`. */
             303: {
                 headers: {
-                    /** @description The landing page with the one-time code in its fragment. */
+                    /** @description The web app's LTI page with the one-time code in its fragment. */
                     Location?: string;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
