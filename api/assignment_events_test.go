@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"testing"
@@ -9,7 +8,6 @@ import (
 
 	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/domain/games"
 	"primegames/play"
 	"primegames/play/playclock"
 	"primegames/repo"
@@ -128,42 +126,6 @@ func TestAssignmentDoneEvents(t *testing.T) {
 	if e := nextNamed(t, class, "end", "assignment_done"); e.Event != "end" {
 		t.Errorf("classroom after assignment_done: %s, want the game's end", e.Event)
 	}
-}
-
-// assignment_due_soon goes out once, when the service's clock reaches due_at - 24h: not a
-// microsecond before; again only for a new due time.
-func TestAssignmentDueSoonEdge(t *testing.T) {
-	t.Parallel()
-	db := repotest.NewDB(t)
-	clock := playclock.New(assignT0)
-	service := newServiceOn(db, games.All(), clock)
-	srv, err := newServerOf(service, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := apitest.Start(t, srv)
-	c := newClassroomOn(t, s, "7B", "Ada")
-	due := assignT0.Add(72 * time.Hour)
-	a := newAssignment(t, s, c, map[string]any{"title": "One game", "game": "primed", "games": 1, "opponents": map[string]any{"bot": "greedy"}, "due_at": due})
-	remind := func(at time.Time, want bool) {
-		t.Helper()
-		clock.Set(at)
-		acted, err := service.RemindDueSoon(context.Background())
-		if err != nil || acted != want {
-			t.Fatalf("at due - %s: reminded %v (%v), want %v", due.Sub(at), acted, err, want)
-		}
-	}
-	remind(due.Add(-play.DueSoonLead-time.Microsecond), false)
-	remind(due.Add(-play.DueSoonLead), true)
-	remind(due.Add(-play.DueSoonLead), false) // once
-	later := due.Add(24 * time.Hour)
-	resp := s.Do(s.Request(http.MethodPatch, "/v1/classrooms/"+c.id+"/assignments/"+a.Id.String(), map[string]any{"due_at": later}, auth(c.teacher)...))
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("patch = %d %s", resp.StatusCode, resp.Body)
-	}
-	remind(later.Add(-play.DueSoonLead-time.Microsecond), false)
-	remind(later.Add(-play.DueSoonLead), true)
-	remind(later.Add(time.Hour), false) // past due: nothing more
 }
 
 // assignment_due_soon, sent by the worker when the injected clock reaches due_at - 24h, reaches the
