@@ -13,6 +13,7 @@ import (
 	"primegames/domain/games"
 	"primegames/play"
 	"primegames/play/playclock"
+	"primegames/repo"
 	"primegames/repo/repotest"
 )
 
@@ -25,6 +26,7 @@ type twoInstances struct {
 	clock    *playclock.Clock
 	a, b     *apitest.Server
 	services []*play.Service // a's and b's
+	db       *repo.DB        // theirs
 	logs     *lockedBuffer
 	browser  *http.Client
 	contract *apitest.Contract
@@ -37,6 +39,7 @@ func newTwoInstances(t *testing.T, cfg api.Config) *twoInstances {
 		browser:  &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }, Timeout: 10 * time.Second},
 		contract: apitest.LoadContract(t)}
 	db := repotest.NewDB(t)
+	r.db = db
 	logger := slog.New(slog.NewJSONHandler(r.logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	for _, s := range []**apitest.Server{&r.a, &r.b} {
 		service := newServiceOn(db, games.All(), r.clock)
