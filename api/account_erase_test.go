@@ -9,7 +9,8 @@ import (
 )
 
 // DELETE /v1/me erases the account, its tokens and, by default, its classrooms with their
-// students and games; keep_classrooms=true detaches them instead, and their teacher tokens go on.
+// students and games; keep_classrooms=true detaches them instead, and their teacher tokens go on;
+// the streams the account's token held end either way.
 func TestEraseMyAccount(t *testing.T) {
 	t.Parallel()
 	r := newSignInRig(t)
@@ -57,6 +58,8 @@ func TestEraseMyAccount(t *testing.T) {
 	kept := r.signedIn("t-kept")
 	var keptRoom openapi.CreatedClassroom
 	r.a.Post("/v1/classrooms", map[string]string{"name": "Class 6K"}, bearer(kept)...).JSON(t, &keptRoom)
+	// The classroom goes on, but the stream the erased account holds of it (on the other instance) ends.
+	stream := openEvStream(t, r.b.URL, "/v1/classrooms/"+keptRoom.Classroom.Id.String()+"/events", bearer(kept)...)
 	resp = r.a.Do(r.a.Request(http.MethodDelete, "/v1/me?keep_classrooms=true", nil, bearer(kept)...))
 	resp.JSON(t, &body)
 	if resp.StatusCode != http.StatusOK || body.ErasedClassrooms != 0 {
@@ -68,6 +71,7 @@ func TestEraseMyAccount(t *testing.T) {
 	if st := r.a.Get("/v1/me", bearer(kept)...).StatusCode; st != http.StatusUnauthorized {
 		t.Errorf("the erased account's token = %d, want 401", st)
 	}
+	stream.untilRevoked(t, "token_revoked")
 	r.noErrorLines()
 	if strings.Contains(r.logs.String(), "@school.example") {
 		t.Errorf("a log line holds a teacher's email")

@@ -1,92 +1,41 @@
 package api_test
 
 import (
-	"context"
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
-	"primegames"
 	"primegames.dev/client"
-	"primegames/api"
 	"primegames/api/apitest"
-	"primegames/contract"
-	"primegames/domain/games"
-	"primegames/outbound"
 	"primegames/play"
 	"primegames/play/playclock"
 	"primegames/repo"
 	"primegames/repo/repotest"
 )
 
-// assignmentInstance is an instance over db on clock with its webhook worker running, whose
-// receiver's calls come on calls.
-type assignmentInstance struct {
-	s       *apitest.Server
-	service *play.Service
-	calls   chan hookCall
-	url     string
-}
-
-func startAssignmentInstance(t *testing.T, db *repo.DB, clock play.Clock) assignmentInstance {
+// startAssignmentInstance is a hookInstance over db on clock with the worker of computer players
+// and of assignments due soon running too.
+func startAssignmentInstance(t *testing.T, db *repo.DB, clock play.Clock) hookInstance {
 	t.Helper()
-	calls := make(chan hookCall, 1000)
-	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		calls <- hookCall{r.Header.Clone(), body}
-	}))
-	t.Cleanup(receiver.Close)
-	sender, err := outbound.New(outbound.Config{AllowedHosts: []string{"127.0.0.1"}, Timeout: 2 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := play.DefaultWebhookConfig
-	cfg.Poll = 100 * time.Millisecond
-	cfg.SealingKey = []byte("test sealing key")
-	service := play.New(db.Games().Stores(), games.All(), play.WithWebhooks(cfg, sender), play.WithClock(clock))
-	srv, err := api.New(testConfig(), api.Deps{Play: service, Database: db, Feed: db}, quietLogger())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Close)
-	ctx, stop := context.WithCancel(context.Background())
-	worker := make(chan struct{})
-	go func() { defer close(worker); service.RunWebhooks(ctx, quietLogger()) }()
-	t.Cleanup(func() { stop(); <-worker })
-	t.Cleanup(runBotsOf(service)) // the worker: computer players, and assignments due soon
-	return assignmentInstance{s: apitest.Start(t, srv), service: service, calls: calls, url: receiver.URL}
+	in := startHookInstance(t, db, clock)
+	t.Cleanup(runBotsOf(in.service))
+	return in
 }
 
 // nextHook is the next webhook of type kind the receiver gets (others skipped), checked against the
 // contract's WebhookPayload.
 func nextHook(t *testing.T, calls chan hookCall, kind string) client.AssignmentEvent {
 	t.Helper()
-	spec, err := contract.Load(primegames.OpenAPI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	schema := spec.Components.Schemas["WebhookPayload"].Value
 	deadline := time.After(evWait)
 	for {
 		select {
 		case call := <-calls:
-			var generic any
-			if err := json.Unmarshal(call.body, &generic); err != nil {
-				t.Fatal(err)
-			}
-			if err := schema.VisitJSON(generic); err != nil {
-				t.Fatalf("webhook %s against the contract: %v", call.body, err)
-			}
 			var p struct {
 				Type string                 `json:"type"`
 				Data client.AssignmentEvent `json:"data"`
 			}
-			if err := json.Unmarshal(call.body, &p); err != nil {
-				t.Fatal(err)
-			}
+			decodeHook(t, call.body, &p)
 			if p.Type == kind {
 				return p.Data
 			}
@@ -177,42 +126,6 @@ func TestAssignmentDoneEvents(t *testing.T) {
 	if e := nextNamed(t, class, "end", "assignment_done"); e.Event != "end" {
 		t.Errorf("classroom after assignment_done: %s, want the game's end", e.Event)
 	}
-}
-
-// assignment_due_soon goes out once, when the service's clock reaches due_at - 24h: not a
-// microsecond before; again only for a new due time.
-func TestAssignmentDueSoonEdge(t *testing.T) {
-	t.Parallel()
-	db := repotest.NewDB(t)
-	clock := playclock.New(assignT0)
-	service := newServiceOn(db, games.All(), clock)
-	srv, err := newServerOf(service, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := apitest.Start(t, srv)
-	c := newClassroomOn(t, s, "7B", "Ada")
-	due := assignT0.Add(72 * time.Hour)
-	a := newAssignment(t, s, c, map[string]any{"title": "One game", "game": "primed", "games": 1, "opponents": map[string]any{"bot": "greedy"}, "due_at": due})
-	remind := func(at time.Time, want bool) {
-		t.Helper()
-		clock.Set(at)
-		acted, err := service.RemindDueSoon(context.Background())
-		if err != nil || acted != want {
-			t.Fatalf("at due - %s: reminded %v (%v), want %v", due.Sub(at), acted, err, want)
-		}
-	}
-	remind(due.Add(-play.DueSoonLead-time.Microsecond), false)
-	remind(due.Add(-play.DueSoonLead), true)
-	remind(due.Add(-play.DueSoonLead), false) // once
-	later := due.Add(24 * time.Hour)
-	resp := s.Do(s.Request(http.MethodPatch, "/v1/classrooms/"+c.id+"/assignments/"+a.Id.String(), map[string]any{"due_at": later}, auth(c.teacher)...))
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("patch = %d %s", resp.StatusCode, resp.Body)
-	}
-	remind(later.Add(-play.DueSoonLead-time.Microsecond), false)
-	remind(later.Add(-play.DueSoonLead), true)
-	remind(later.Add(time.Hour), false) // past due: nothing more
 }
 
 // assignment_due_soon, sent by the worker when the injected clock reaches due_at - 24h, reaches the

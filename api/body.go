@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"net"
@@ -28,7 +27,7 @@ func (s *Server) bodyGate(next echo.HandlerFunc) echo.HandlerFunc {
 		req := c.Request()
 		if !s.bodyRoutes[req.Method+" "+c.Path()] {
 			if req.ContentLength != 0 && !emptyBody(req.Body) {
-				return &refusal{http.StatusRequestEntityTooLarge, "body_not_allowed", "This request takes no body; send it without one (or with an empty object, {})."}
+				return refuse(http.StatusRequestEntityTooLarge, "body_not_allowed", "This request takes no body; send it without one (or with an empty object, {}).")
 			}
 			req.ContentLength, req.Body = 0, http.NoBody
 			return next(c)
@@ -80,8 +79,8 @@ func checkJSONContentType(header string) error {
 	if header == "" {
 		header = "none"
 	}
-	return &refusal{http.StatusUnsupportedMediaType, "unsupported_media_type",
-		"The request body must be JSON in UTF-8, sent with Content-Type: application/json; the Content-Type was " + header + "."}
+	return refuse(http.StatusUnsupportedMediaType, "unsupported_media_type",
+		"The request body must be JSON in UTF-8, sent with Content-Type: application/json; the Content-Type was %s.", header)
 }
 
 // readLimited reads the whole body, refusing one larger than the limit whether or not it declared
@@ -104,13 +103,13 @@ func (s *Server) readLimited(c echo.Context) ([]byte, error) {
 	case errors.As(err, &tooBig):
 		return nil, tooLarge(limit)
 	case errors.As(err, &netErr) && netErr.Timeout():
-		return nil, &refusal{http.StatusRequestTimeout, "request_timeout", "The request body arrived too slowly; send the request again."}
+		return nil, refuse(http.StatusRequestTimeout, "request_timeout", "The request body arrived too slowly; send the request again.")
 	default:
 		return nil, domain.Invalid("invalid", "The request body could not be read to its end: %v.", err)
 	}
 }
 
 func tooLarge(limit int64) error {
-	return &refusal{http.StatusRequestEntityTooLarge, "payload_too_large",
-		fmt.Sprintf("The request body is larger than this server accepts (%d bytes at most).", limit)}
+	return refuse(http.StatusRequestEntityTooLarge, "payload_too_large",
+		"The request body is larger than this server accepts (%d bytes at most).", limit)
 }

@@ -1,10 +1,13 @@
 package api_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"primegames/api"
 	"primegames/api/openapi"
@@ -107,5 +110,36 @@ func TestCoTeachers(t *testing.T) {
 	if resp := r.a.Post("/v1/co-teacher-invites/accept", map[string]string{"code": "pgi_fourth"}, bearer(cy)...); resp.StatusCode != http.StatusTooManyRequests || resp.Problem(t).Code != "too_many_guesses" {
 		t.Fatalf("a fourth wrong code = %d, want 429 too_many_guesses: %s", resp.StatusCode, resp.Body)
 	}
+	r.noErrorLines()
+}
+
+// A co-teacher removed while the instances missed the notice (the row deleted with its trigger
+// off, as a notice lost while a listener reconnects) is found by the heartbeat's check of the
+// authorities the streams hold: the co-teacher's classroom stream ends all the same.
+func TestCoTeacherRemovedUnheardEndsTheStreamOnTheHeartbeat(t *testing.T) {
+	t.Parallel()
+	r := newSignInRig(t, func(cfg *api.Config) { cfg.StreamHeartbeat = 200 * time.Millisecond })
+	ada, ben := r.signedIn("t-ada"), r.signedIn("t-ben")
+	var room openapi.CreatedClassroom
+	r.a.Post("/v1/classrooms", map[string]string{"name": "Shared class"}, bearer(ada)...).JSON(t, &room)
+	c := "/v1/classrooms/" + room.Classroom.Id.String()
+	var inv openapi.CoTeacherInvite
+	r.a.Post(c+"/co-teacher-invites", nil, bearer(ada)...).JSON(t, &inv)
+	if resp := r.b.Post("/v1/co-teacher-invites/accept", map[string]string{"code": inv.Code}, bearer(ben)...); resp.StatusCode != http.StatusOK {
+		t.Fatalf("accept = %d: %s", resp.StatusCode, resp.Body)
+	}
+	stream := openEvStream(t, r.b.URL, c+"/events", bearer(ben)...)
+
+	ctx := context.Background()
+	if err := pgx.BeginFunc(ctx, r.db.Pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SET LOCAL session_replication_role = replica`); err != nil { // no trigger fires: no notice
+			return err
+		}
+		_, err := tx.Exec(ctx, `DELETE FROM classroom_co_teachers WHERE classroom_id = $1`, room.Classroom.Id)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	stream.untilRevoked(t, "teacher_removed")
 	r.noErrorLines()
 }

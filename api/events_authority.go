@@ -138,31 +138,42 @@ func (sc *streamConn) Revoked(reason string) error {
 	return sc.out.write("", "revoked", data)
 }
 
-// endedAuthorities finds, of the token and student authorities the hub's streams hold, those that
-// have ended (live.Hub.Verify); a seat's authority is in each read of its game.
+// endedAuthorities finds, of the token, student and teaching authorities the hub's streams hold,
+// those that have ended (live.Hub.Verify); a seat's authority is in each read of its game.
 func (s *Server) endedAuthorities(ctx context.Context, keys []live.AuthorityKey) ([]live.Revocation, error) {
 	var hashes [][]byte
 	var students []string
+	var teachings []play.ClassroomTeaching
 	for _, key := range keys {
 		if hash, ok := key.Token(); ok {
 			hashes = append(hashes, hash)
 		} else if student, ok := key.Student(); ok {
 			students = append(students, student)
+		} else if classroom, account, ok := key.Teaching(); ok {
+			teachings = append(teachings, play.ClassroomTeaching{ClassroomID: classroom, AccountID: account})
 		}
 	}
-	if len(hashes) == 0 && len(students) == 0 {
-		return nil, nil
+	var ended []live.Revocation
+	if len(hashes) > 0 || len(students) > 0 {
+		tokens, removed, err := s.play.EndedAuthorities(ctx, hashes, students)
+		if err != nil {
+			return nil, err
+		}
+		for _, hash := range tokens {
+			ended = append(ended, live.Revocation{Key: live.TokenAuthority(hash), Reason: live.TokenRevoked})
+		}
+		for _, student := range removed {
+			ended = append(ended, live.Revocation{Key: live.StudentAuthority(student), Reason: live.StudentRemoved})
+		}
 	}
-	tokens, removed, err := s.play.EndedAuthorities(ctx, hashes, students)
-	if err != nil {
-		return nil, err
-	}
-	ended := make([]live.Revocation, 0, len(tokens)+len(removed))
-	for _, hash := range tokens {
-		ended = append(ended, live.Revocation{Key: live.TokenAuthority(hash), Reason: live.TokenRevoked})
-	}
-	for _, student := range removed {
-		ended = append(ended, live.Revocation{Key: live.StudentAuthority(student), Reason: live.StudentRemoved})
+	if len(teachings) > 0 {
+		gone, err := s.play.EndedTeachings(ctx, teachings)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range gone {
+			ended = append(ended, live.Revocation{Key: live.TeachingAuthority(t.ClassroomID, t.AccountID), Reason: live.TeacherRemoved})
+		}
 	}
 	return ended, nil
 }

@@ -173,8 +173,11 @@ func translateProblem(p *openapi.Problem, err error, l *i18n.Lang) {
 	p.Title = l.Text(p.Title)
 	if p.Detail != nil {
 		var de *domain.Error
+		var r *refusal
 		if errors.As(err, &de) && de.Format != "" && *p.Detail == de.Message {
 			p.Detail = ptr(l.Sprintf(de.Format, de.Args...))
+		} else if errors.As(err, &r) && r.format != "" && *p.Detail == r.detail {
+			p.Detail = ptr(l.Sprintf(r.format, r.args...))
 		} else {
 			p.Detail = ptr(l.Text(*p.Detail))
 		}

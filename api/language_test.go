@@ -274,3 +274,15 @@ func TestReviewInEveryLanguage(t *testing.T) {
 		}
 	}
 }
+
+// A refusal the API makes itself, with a status of its own (refuse), is said in the caller's
+// language too, its placeholders filled.
+func TestOwnRefusalsInTheCallersLanguage(t *testing.T) {
+	t.Parallel()
+	h := newGamesHarness(t)
+	resp := h.Do(h.Request(http.MethodPost, "/v1/classrooms/join", "join_code=X", "Content-Type", "text/plain", "Accept-Language", "es"))
+	want := "El cuerpo de la solicitud debe ser JSON en UTF-8, enviado con Content-Type: application/json; el Content-Type era text/plain."
+	if p := resp.Problem(t); resp.StatusCode != http.StatusUnsupportedMediaType || p.Code != "unsupported_media_type" || p.Detail != want {
+		t.Errorf("Spanish 415: %d %s %q", resp.StatusCode, p.Code, p.Detail)
+	}
+}

@@ -174,7 +174,7 @@ var ltiFormRoutes = map[string]bool{"POST /v1/lti/login": true, "POST /v1/lti/la
 func (s *Server) formBody(c echo.Context, next echo.HandlerFunc) error {
 	req := c.Request()
 	if mediaType, _, err := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType)); err != nil || mediaType != echo.MIMEApplicationForm {
-		return &refusal{http.StatusUnsupportedMediaType, "unsupported_media_type", "This request's body must be sent as Content-Type: application/x-www-form-urlencoded."}
+		return refuse(http.StatusUnsupportedMediaType, "unsupported_media_type", "This request's body must be sent as Content-Type: application/x-www-form-urlencoded.")
 	}
 	body, err := s.readLimited(c)
 	if err != nil {

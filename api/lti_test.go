@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -23,7 +22,6 @@ import (
 	"primegames/domain/games"
 	"primegames/outbound"
 	"primegames/play"
-	"primegames/play/playclock"
 	"primegames/repo/repotest"
 )
 
@@ -173,21 +171,12 @@ func (p *ltiPlatform) sign(t *testing.T, key *rsa.PrivateKey, claims map[string]
 }
 
 type ltiRig struct {
-	t        *testing.T
+	*twoInstances
 	platform *ltiPlatform
-	clock    *playclock.Clock
-	a, b     *apitest.Server
-	services []*play.Service // a's and b's
-	logs     *lockedBuffer
-	browser  *http.Client
-	contract *apitest.Contract
 }
 
 func newLTIRig(t *testing.T) *ltiRig {
 	t.Helper()
-	r := &ltiRig{t: t, platform: newLTIPlatform(t), clock: playclock.New(time.Now()), logs: &lockedBuffer{},
-		browser:  &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }, Timeout: 10 * time.Second},
-		contract: apitest.LoadContract(t)}
 	sender, err := outbound.New(outbound.Config{AllowedHosts: []string{"127.0.0.1"}, Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -196,18 +185,7 @@ func newLTIRig(t *testing.T) *ltiRig {
 	cfg.BodyLimitBytes = 64 << 10
 	cfg.AdminToken = ltiAdmin
 	cfg.LTI = api.LTIConfig{PublicURL: ltiPublicURL, Fetcher: sender}
-	db := repotest.NewDB(t)
-	logger := slog.New(slog.NewJSONHandler(r.logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	for _, s := range []**apitest.Server{&r.a, &r.b} {
-		service := newServiceOn(db, games.All(), r.clock)
-		r.services = append(r.services, service)
-		srv, err := api.New(cfg, api.Deps{Play: service, Database: db, Feed: db}, logger)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(srv.Close)
-		*s = apitest.Start(t, srv)
-	}
+	r := &ltiRig{twoInstances: newTwoInstances(t, cfg), platform: newLTIPlatform(t)}
 	r.platform.toolKeys = r.a.URL + "/v1/lti/jwks"
 	resp := r.a.Post("/v1/lti/platforms", map[string]any{
 		"issuer": r.platform.issuer, "client_id": ltiClientID, "deployment_ids": []string{ltiDeployment},
@@ -219,25 +197,10 @@ func newLTIRig(t *testing.T) *ltiRig {
 	return r
 }
 
-// do sends req without following a redirect and checks the answer against the contract.
-func (r *ltiRig) do(req *http.Request) (*http.Response, []byte) {
-	r.t.Helper()
-	resp, err := r.browser.Do(req)
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	_ = resp.Body.Close()
-	if err := r.contract.Check(req, resp.StatusCode, resp.Header, body); err != nil {
-		r.t.Errorf("%s %s against the contract: %v", req.Method, req.URL.Path, err)
-	}
-	return resp, body
-}
-
 func (r *ltiRig) form(s *apitest.Server, path string, form url.Values) (*http.Response, []byte) {
 	r.t.Helper()
 	req := s.Request(http.MethodPost, path, form.Encode(), "Content-Type", "application/x-www-form-urlencoded")
-	return r.do(req)
+	return r.browse(req)
 }
 
 // login initiates a login on s (by form post when post) and answers the state and nonce of the
@@ -251,7 +214,7 @@ func (r *ltiRig) login(s *apitest.Server, post bool) (state, nonce string) {
 	if post {
 		resp, body = r.form(s, "/v1/lti/login", q)
 	} else {
-		resp, body = r.do(s.Request(http.MethodGet, "/v1/lti/login?"+q.Encode(), nil))
+		resp, body = r.browse(s.Request(http.MethodGet, "/v1/lti/login?"+q.Encode(), nil))
 	}
 	if resp.StatusCode != http.StatusFound {
 		r.t.Fatalf("login = %d: %s", resp.StatusCode, body)
@@ -311,7 +274,7 @@ func (r *ltiRig) handover(s *apitest.Server, resp *http.Response, body []byte) (
 	if err != nil || to.Path != "/app/lti" || !strings.HasPrefix(to.String(), ltiPublicURL) || !strings.HasPrefix(to.Fragment, "code=") || to.RawQuery != "" {
 		r.t.Fatalf("launch redirects to %q, want the web app's LTI page with the code in the fragment", resp.Header.Get("Location"))
 	}
-	landing, page := r.do(s.Request(http.MethodGet, "/v1/lti/landing", nil))
+	landing, page := r.browse(s.Request(http.MethodGet, "/v1/lti/landing", nil))
 	if landing.StatusCode != http.StatusOK || !strings.Contains(landing.Header.Get("Content-Security-Policy"), "default-src 'none'") || strings.Contains(string(page), "<script") {
 		r.t.Errorf("landing = %d, CSP %q", landing.StatusCode, landing.Header.Get("Content-Security-Policy"))
 	}
@@ -333,14 +296,6 @@ func (r *ltiRig) refused(resp *http.Response, body []byte, status int, code stri
 	_ = json.Unmarshal(body, &p)
 	if resp.StatusCode != status || p.Code != code {
 		r.t.Errorf("answered %d %q, want %d %s: %s", resp.StatusCode, p.Code, status, code, body)
-	}
-}
-
-// noErrorLine fails t when logs hold an ERROR line: refusals are not errors.
-func noErrorLine(t *testing.T, logs *lockedBuffer) {
-	t.Helper()
-	if n := strings.Count(logs.String(), `"level":"ERROR"`); n > 0 {
-		t.Errorf("%d ERROR lines in the log:\n%s", n, logs.String())
 	}
 }
 
@@ -495,7 +450,7 @@ func TestLTIRefusesForgedReplayedExpiredAndForeignLaunches(t *testing.T) {
 	r.refused(resp, body, http.StatusBadRequest, "lti_state_invalid")
 
 	// A login from an issuer nobody registered.
-	resp, body = r.do(r.a.Request(http.MethodGet, "/v1/lti/login?iss=https://nobody.example&login_hint=x&target_link_uri=y", nil))
+	resp, body = r.browse(r.a.Request(http.MethodGet, "/v1/lti/login?iss=https://nobody.example&login_hint=x&target_link_uri=y", nil))
 	r.refused(resp, body, http.StatusBadRequest, "lti_platform_unknown")
 	noErrorLine(t, r.logs)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -127,6 +128,15 @@ func clientGone(c echo.Context) bool {
 type refusal struct {
 	status       int
 	code, detail string
+	// format and args are what detail was made of, for its translation (translateProblem).
+	format string
+	args   []any
+}
+
+// refuse is a refusal with its own status, its detail made of format and args as domain.Errorf's
+// is (every format is a message id of play/i18n's catalogs).
+func refuse(status int, code, format string, args ...any) *refusal {
+	return &refusal{status: status, code: code, detail: fmt.Sprintf(format, args...), format: format, args: args}
 }
 
 func (r *refusal) Error() string { return r.code + ": " + r.detail }

@@ -1,8 +1,6 @@
 package api_test
 
 import (
-	"io"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -15,7 +13,6 @@ import (
 	"primegames/api"
 	"primegames/api/apitest"
 	"primegames/api/openapi"
-	"primegames/play/playclock"
 	"primegames/repo/repotest"
 )
 
@@ -51,13 +48,8 @@ func (u teacher) Claims(_ []string, base *mockoidc.IDTokenClaims) (jwt.Claims, e
 }
 
 type signInRig struct {
-	t        *testing.T
+	*twoInstances
 	provider *mockoidc.MockOIDC
-	clock    *playclock.Clock
-	a, b     *apitest.Server // two instances over one database
-	logs     *lockedBuffer
-	browser  *http.Client // follows no redirect, as a test must see each
-	contract *apitest.Contract
 	// publicURL is the instances' PUBLIC_URL.
 	publicURL string
 }
@@ -72,36 +64,7 @@ func newSignInRig(t *testing.T, configure ...func(*api.Config)) *signInRig {
 		f(&cfg)
 	}
 	cfg.AdminToken = "the-operators-admin-token"
-	r := &signInRig{t: t, provider: provider, publicURL: cfg.OIDC.PublicURL, clock: playclock.New(time.Now()), logs: &lockedBuffer{},
-		browser: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }, Timeout: 10 * time.Second}}
-	r.contract = apitest.LoadContract(t)
-	db := repotest.NewDB(t)
-	logger := slog.New(slog.NewJSONHandler(r.logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	for _, s := range []**apitest.Server{&r.a, &r.b} {
-		srv, err := newAPIOn(cfg, db, r.clock, logger)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(srv.Close)
-		*s = apitest.Start(t, srv)
-	}
-	return r
-}
-
-// browse sends req as the browser does (no redirect followed) and checks the answer against the
-// contract.
-func (r *signInRig) browse(req *http.Request) (*http.Response, []byte) {
-	r.t.Helper()
-	resp, err := r.browser.Do(req)
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	_ = resp.Body.Close()
-	if err := r.contract.Check(req, resp.StatusCode, resp.Header, body); err != nil {
-		r.t.Errorf("%s %s against the contract: %v", req.Method, req.URL.Path, err)
-	}
-	return resp, body
+	return &signInRig{twoInstances: newTwoInstances(t, cfg), provider: provider, publicURL: cfg.OIDC.PublicURL}
 }
 
 // runProvider runs an OpenID provider for the test.
@@ -178,15 +141,6 @@ func refusedSignIn(t *testing.T, resp *apitest.Response, code string) {
 	}
 	if p := resp.Problem(t); p.Code != code {
 		t.Fatalf("code %q, want %q: %s", p.Code, code, p.Detail)
-	}
-}
-
-func (r *signInRig) noErrorLines() {
-	r.t.Helper()
-	for _, line := range strings.Split(r.logs.String(), "\n") {
-		if strings.Contains(line, `"level":"ERROR"`) {
-			r.t.Errorf("ERROR line: %s", line)
-		}
 	}
 }
 

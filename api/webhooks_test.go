@@ -21,6 +21,7 @@ import (
 	"primegames/domain/games"
 	"primegames/outbound"
 	"primegames/play"
+	"primegames/repo"
 	"primegames/repo/repotest"
 )
 
@@ -43,16 +44,24 @@ func verifyHook(secret string, h http.Header, body []byte) bool {
 	return hmac.Equal([]byte(h.Get("webhook-signature")), []byte(want))
 }
 
-func TestWebhookYourTurnReachesTheBackendSigned(t *testing.T) {
-	t.Parallel()
+// hookInstance is an instance of the service with its webhook worker running (polling every
+// 100 ms), and a receiver of its own whose calls come on calls.
+type hookInstance struct {
+	s       *apitest.Server
+	service *play.Service
+	calls   chan hookCall
+	url     string // the receiver's
+}
+
+// startHookInstance starts a hookInstance over db reading clock (nil: the system clock).
+func startHookInstance(t *testing.T, db *repo.DB, clock play.Clock) hookInstance {
+	t.Helper()
 	calls := make(chan hookCall, 1000)
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		calls <- hookCall{r.Header.Clone(), body}
 	}))
-	defer receiver.Close()
-
-	db := repotest.NewDB(t)
+	t.Cleanup(receiver.Close)
 	sender, err := outbound.New(outbound.Config{AllowedHosts: []string{"127.0.0.1"}, Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -60,26 +69,54 @@ func TestWebhookYourTurnReachesTheBackendSigned(t *testing.T) {
 	cfg := play.DefaultWebhookConfig
 	cfg.Poll = 100 * time.Millisecond
 	cfg.SealingKey = []byte("test sealing key")
-	service := play.New(db.Games().Stores(), games.All(), play.WithWebhooks(cfg, sender))
+	opts := []play.Option{play.WithWebhooks(cfg, sender)}
+	if clock != nil {
+		opts = append(opts, play.WithClock(clock))
+	}
+	service := play.New(db.Games().Stores(), games.All(), opts...)
 	srv, err := api.New(testConfig(), api.Deps{Play: service, Database: db, Feed: db}, quietLogger())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(srv.Close)
-	s := apitest.Start(t, srv)
 	ctx, stop := context.WithCancel(context.Background())
 	worker := make(chan struct{})
 	go func() { defer close(worker); service.RunWebhooks(ctx, quietLogger()) }()
-	defer func() { stop(); <-worker }()
+	t.Cleanup(func() { stop(); <-worker })
+	return hookInstance{s: apitest.Start(t, srv), service: service, calls: calls, url: receiver.URL}
+}
 
+// decodeHook checks a webhook's body against the contract's WebhookPayload and decodes it into p.
+func decodeHook(t *testing.T, body []byte, p any) {
+	t.Helper()
+	spec, err := contract.Load(primegames.OpenAPI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var generic any
+	if err := json.Unmarshal(body, &generic); err != nil {
+		t.Fatal(err)
+	}
+	if err := spec.Components.Schemas["WebhookPayload"].Value.VisitJSON(generic); err != nil {
+		t.Fatalf("webhook %s against the contract: %v", body, err)
+	}
+	if err := json.Unmarshal(body, p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWebhookYourTurnReachesTheBackendSigned(t *testing.T) {
+	t.Parallel()
+	in := startHookInstance(t, repotest.NewDB(t), nil)
+	s := in.s
 	g := newEvGame(t, s, "primed", nil, 2, 3)
-	if resp := s.Post("/v1/webhooks", map[string]any{"scope": "game", "game_id": g.id, "url": receiver.URL}); resp.StatusCode != http.StatusUnauthorized {
+	if resp := s.Post("/v1/webhooks", map[string]any{"scope": "game", "game_id": g.id, "url": in.url}); resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("without a token = %d", resp.StatusCode)
 	}
 	if resp := s.Post("/v1/webhooks", map[string]any{"scope": "game", "game_id": g.id, "url": "http://10.0.0.7/hook"}, bearer(g.tokens[0])...); resp.StatusCode != http.StatusUnprocessableEntity {
 		t.Fatalf("to a private address = %d: %s", resp.StatusCode, resp.Body)
 	}
-	resp := s.Post("/v1/webhooks", map[string]any{"scope": "game", "game_id": g.id, "url": receiver.URL + "/push",
+	resp := s.Post("/v1/webhooks", map[string]any{"scope": "game", "game_id": g.id, "url": in.url + "/push",
 		"events": []string{"your_turn", "game_ended"}}, bearer(g.tokens[0])...)
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("subscribe = %d: %s", resp.StatusCode, resp.Body)
@@ -92,11 +129,6 @@ func TestWebhookYourTurnReachesTheBackendSigned(t *testing.T) {
 
 	// Play until seat 0 has had its turn twice; each your_turn arrives signed, for seat 0 only, as
 	// the contract's WebhookPayload describes it.
-	spec, err := contract.Load(primegames.OpenAPI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	payloadSchema := spec.Components.Schemas["WebhookPayload"].Value
 	turns := 0
 	deadline := time.After(evWait)
 	for turns < 2 {
@@ -107,23 +139,17 @@ func TestWebhookYourTurnReachesTheBackendSigned(t *testing.T) {
 			t.Fatal("the game ended before seat 0 had two turns")
 		}
 		select {
-		case call := <-calls:
+		case call := <-in.calls:
 			if !verifyHook(created.Secret, call.header, call.body) {
 				t.Fatalf("signature %q does not verify", call.header.Get("webhook-signature"))
-			}
-			var generic any
-			if err := json.Unmarshal(call.body, &generic); err != nil {
-				t.Fatal(err)
-			}
-			if err := payloadSchema.VisitJSON(generic); err != nil {
-				t.Fatalf("webhook %s against the contract: %v", call.body, err)
 			}
 			var p struct {
 				Type string             `json:"type"`
 				Data client.PlayerEvent `json:"data"`
 			}
-			if err := json.Unmarshal(call.body, &p); err != nil || p.Type != "your_turn" || p.Data.Seat != 0 || p.Data.GameId.String() != g.id {
-				t.Fatalf("webhook %s (%v)", call.body, err)
+			decodeHook(t, call.body, &p)
+			if p.Type != "your_turn" || p.Data.Seat != 0 || p.Data.GameId.String() != g.id {
+				t.Fatalf("webhook %s", call.body)
 			}
 			turns++
 			for g.toAct == 0 && g.status == "active" {

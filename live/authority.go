@@ -53,6 +53,15 @@ func (k AuthorityKey) Token() ([]byte, bool) {
 	return hash, err == nil
 }
 
+// Teaching is the classroom and account a TeachingAuthority names.
+func (k AuthorityKey) Teaching() (classroomID, accountID string, ok bool) {
+	text, ok := strings.CutPrefix(string(k), "teaching:")
+	if !ok {
+		return "", "", false
+	}
+	return strings.Cut(text, ":")
+}
+
 // Student is the student a StudentAuthority names.
 func (k AuthorityKey) Student() (string, bool) { return strings.CutPrefix(string(k), "student:") }
 

@@ -9,3 +9,10 @@ import "context"
 func (s *Service) EndedAuthorities(ctx context.Context, hashes [][]byte, studentIDs []string) (tokens [][]byte, students []string, err error) {
 	return s.authorities.store.EndedAuthorities(ctx, hashes, studentIDs, s.authorities.clock.Now())
 }
+
+// EndedTeachings returns, of the teachings the live streams hold, those that are no more (a
+// co-teacher removed, a classroom detached from its owner): the streams' backstop to the notice of
+// a co-teacher's removal, which a listener reconnecting may miss.
+func (s *Service) EndedTeachings(ctx context.Context, teachings []ClassroomTeaching) ([]ClassroomTeaching, error) {
+	return s.authorities.teaching.EndedTeachings(ctx, teachings)
+}

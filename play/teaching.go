@@ -18,7 +18,14 @@ type Teaching interface {
 	// StudentsClassroom is the classroom of the student, current or not; "" when there is no such
 	// student.
 	StudentsClassroom(ctx context.Context, studentID string) (string, error)
+	// EndedTeachings returns, of the teachings, those that are no more: the account neither owns
+	// nor co-teaches the classroom.
+	EndedTeachings(ctx context.Context, teachings []ClassroomTeaching) ([]ClassroomTeaching, error)
 }
+
+// ClassroomTeaching is an account's teaching of a classroom, as its owner or a co-teacher: the
+// authority its classroom streams hold beside its token (live.TeachingAuthority).
+type ClassroomTeaching struct{ ClassroomID, AccountID string }
 
 // taughtClassroom resolves an account's principal p for what its request names: the classroom
 // (classroomID) or the game (gameID) the request is for. p becomes the classroom's Teacher when the

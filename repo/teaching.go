@@ -5,6 +5,8 @@ import (
 	"errors"
 
 	"github.com/jackc/pgx/v5"
+
+	"primegames/play"
 )
 
 // Which classrooms an account teaches (play/teaching.go).
@@ -37,4 +39,29 @@ func (s *Games) StudentsClassroom(ctx context.Context, studentID string) (string
 		return "", nil
 	}
 	return classroom, err
+}
+
+// EndedTeachings returns, of the teachings, those whose account neither owns nor co-teaches the
+// classroom any more; each lookup is by a primary key.
+func (s *Games) EndedTeachings(ctx context.Context, teachings []play.ClassroomTeaching) ([]play.ClassroomTeaching, error) {
+	if len(teachings) == 0 {
+		return nil, nil
+	}
+	classrooms, accounts := make([]string, len(teachings)), make([]string, len(teachings))
+	for i, t := range teachings {
+		classrooms[i], accounts[i] = t.ClassroomID, t.AccountID
+	}
+	return readRetry(ctx, func() ([]play.ClassroomTeaching, error) {
+		rows, err := s.db.Pool.Query(ctx, `SELECT t.c::text, t.a::text FROM unnest($1::uuid[], $2::uuid[]) AS t(c, a)
+			WHERE NOT EXISTS (SELECT FROM classrooms WHERE id = t.c AND account_id = t.a)
+			AND NOT EXISTS (SELECT FROM classroom_co_teachers WHERE classroom_id = t.c AND account_id = t.a)`, classrooms, accounts)
+		if err != nil {
+			return nil, err
+		}
+		return pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.ClassroomTeaching, error) {
+			var t play.ClassroomTeaching
+			err := r.Scan(&t.ClassroomID, &t.AccountID)
+			return t, err
+		})
+	})
 }

@@ -14,9 +14,9 @@ import (
 )
 
 // refusalFormats are the functions that make a refusal from a format, and which argument the
-// format is.
+// format is: domain's, and the api package's refuse (a refusal with a status of its own).
 var refusalFormats = map[string]int{
-	"Errorf": 2, "Illegal": 1, "Invalid": 1, "NotYourTurn": 0, "NotYourTurnFor": 2, "GameOver": 1,
+	"Errorf": 2, "Illegal": 1, "Invalid": 1, "NotYourTurn": 0, "NotYourTurnFor": 2, "GameOver": 1, "refuse": 2,
 }
 
 // sourceSentences are the format literals of every refusal the module's code makes (domain.Errorf
@@ -48,7 +48,7 @@ func sourceSentences(t *testing.T) map[string]string {
 		if err != nil {
 			return err
 		}
-		inDomain := f.Name.Name == "domain"
+		inDomain, inAPI := f.Name.Name == "domain", f.Name.Name == "api"
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok {
@@ -61,7 +61,7 @@ func sourceSentences(t *testing.T) map[string]string {
 					name = fun.Sel.Name
 				}
 			case *ast.Ident:
-				if inDomain {
+				if inDomain && fun.Name != "refuse" || inAPI && fun.Name == "refuse" {
 					name = fun.Name
 				}
 			}
