@@ -27,6 +27,10 @@ const MaxAccountTokenLifetime = 365 * 24 * time.Hour
 // MaxAccountTokens bounds the tokens one account holds at once (expired ones not counted).
 const MaxAccountTokens = 50
 
+// MaxOwnedClassrooms bounds the classrooms one account owns (made or attached; co-taught ones and
+// those an LTI course made are not counted: an operator's platform bounds those).
+const MaxOwnedClassrooms = 200
+
 // SignInLifetime is how long a sign-in begun at the provider may take to come back.
 const SignInLifetime = 10 * time.Minute
 
@@ -75,10 +79,11 @@ type AccountStore interface {
 	DeleteAccountToken(ctx context.Context, accountID, tokenID string) error
 	// AccountClassrooms lists the classrooms the account owns or co-teaches, oldest first.
 	AccountClassrooms(ctx context.Context, accountID string) ([]Classroom, error)
-	// InsertOwnedClassroom stores a new classroom the account owns; ErrTaken when the join code is.
+	// InsertOwnedClassroom stores a new classroom the account owns; ErrTaken when the join code is
+	// taken, ErrFull when the account owns MaxOwnedClassrooms already.
 	InsertOwnedClassroom(ctx context.Context, accountID, name, joinCode string, teacherHash []byte) (*Classroom, error)
 	// SetClassroomOwner makes the account own the classroom if no other account does; ErrTaken
-	// when another does.
+	// when another does, ErrFull when the account owns MaxOwnedClassrooms already.
 	SetClassroomOwner(ctx context.Context, classroomID, accountID string) error
 	// SavePendingSignIn keeps a sign-in under the hash of its state until expiresAt, deleting a
 	// bounded number of expired ones.
@@ -266,7 +271,14 @@ func (s *Service) CreateOwnedClassroom(ctx context.Context, p Principal, name st
 		c, err = s.store.InsertOwnedClassroom(ctx, p.AccountID, name, code, hash)
 		return err
 	})
+	if errors.Is(err, ErrFull) {
+		return nil, "", tooManyClassrooms()
+	}
 	return c, token, err
+}
+
+func tooManyClassrooms() error {
+	return domain.Errorf(domain.KindConflict, "too_many_classrooms", "This account owns %d classrooms already, the most it may.", MaxOwnedClassrooms)
 }
 
 // AttachClassroom makes the account of p own the classroom whose teacher token is teacherToken.
@@ -284,6 +296,9 @@ func (s *Service) AttachClassroom(ctx context.Context, p Principal, classroomID,
 	err = s.store.SetClassroomOwner(ctx, classroomID, p.AccountID)
 	if errors.Is(err, ErrTaken) {
 		return nil, domain.Errorf(domain.KindConflict, "classroom_owned", "Another account owns this classroom already.")
+	}
+	if errors.Is(err, ErrFull) {
+		return nil, tooManyClassrooms()
 	}
 	if err != nil {
 		return nil, err

@@ -27,7 +27,7 @@ const MaxAssignments = 200
 // maxAssignmentTitle bounds an assignment's title, in characters.
 const maxAssignmentTitle = 200
 
-// ErrFull is what a store answers when a bounded set (assignments, LTI registrations) holds as
+// ErrFull is what a store answers when a bounded set (assignments, LTI registrations, an account's classrooms) holds as
 // many rows as it may.
 var ErrFull = errors.New("full")
 

@@ -124,25 +124,55 @@ func (s *Games) ClassroomOwner(ctx context.Context, classroomID string) (string,
 	return *owner, nil
 }
 
-// InsertOwnedClassroom stores a new classroom the account owns.
+// InsertOwnedClassroom stores a new classroom the account owns, unless it owns
+// play.MaxOwnedClassrooms already.
 func (s *Games) InsertOwnedClassroom(ctx context.Context, accountID, name, joinCode string, teacherHash []byte) (*play.Classroom, error) {
 	var c play.Classroom
-	err := s.db.Pool.QueryRow(ctx, `INSERT INTO classrooms (name, join_code, teacher_token_hash, account_id) VALUES ($1, $2, $3, $4)
-		RETURNING id::text, name, join_code, created_at`, name, joinCode, teacherHash, accountID).Scan(&c.ID, &c.Name, &c.JoinCode, &c.CreatedAt)
+	err := pgx.BeginFunc(ctx, s.db.Pool, func(tx pgx.Tx) error {
+		if err := roomForAnotherClassroom(ctx, tx, accountID, ""); err != nil {
+			return err
+		}
+		err := tx.QueryRow(ctx, `INSERT INTO classrooms (name, join_code, teacher_token_hash, account_id) VALUES ($1, $2, $3, $4)
+			RETURNING id::text, name, join_code, created_at`, name, joinCode, teacherHash, accountID).Scan(&c.ID, &c.Name, &c.JoinCode, &c.CreatedAt)
+		return taken(err)
+	})
 	if err != nil {
-		return nil, taken(err)
+		return nil, err
 	}
 	return &c, nil
 }
 
-// SetClassroomOwner makes the account own the classroom unless another does.
+// SetClassroomOwner makes the account own the classroom unless another does or the account owns
+// play.MaxOwnedClassrooms already.
 func (s *Games) SetClassroomOwner(ctx context.Context, classroomID, accountID string) error {
-	tag, err := s.db.Pool.Exec(ctx, `UPDATE classrooms SET account_id = $2 WHERE id = $1 AND (account_id IS NULL OR account_id = $2)`, classroomID, accountID)
+	return pgx.BeginFunc(ctx, s.db.Pool, func(tx pgx.Tx) error {
+		if err := roomForAnotherClassroom(ctx, tx, accountID, classroomID); err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, `UPDATE classrooms SET account_id = $2 WHERE id = $1 AND (account_id IS NULL OR account_id = $2)`, classroomID, accountID)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return play.ErrTaken
+		}
+		return nil
+	})
+}
+
+// roomForAnotherClassroom locks the account's row (so that two requests cannot both take the last
+// place) and answers play.ErrFull when it owns play.MaxOwnedClassrooms, not counting except (one
+// it may own already). LTI courses' classrooms are not counted: the operator's platforms bound them.
+func roomForAnotherClassroom(ctx context.Context, tx pgx.Tx, accountID, except string) error {
+	var held int
+	err := tx.QueryRow(ctx, `SELECT (SELECT count(*) FROM classrooms c WHERE c.account_id = a.id AND c.id::text <> $2
+			AND NOT EXISTS (SELECT FROM lti_contexts x WHERE x.classroom_id = c.id))
+		FROM accounts a WHERE a.id = $1 FOR UPDATE`, accountID, except).Scan(&held)
 	if err != nil {
-		return err
+		return notFound(err)
 	}
-	if tag.RowsAffected() == 0 {
-		return play.ErrTaken
+	if held >= play.MaxOwnedClassrooms {
+		return play.ErrFull
 	}
 	return nil
 }

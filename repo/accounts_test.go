@@ -112,3 +112,57 @@ func TestPendingSignInsTokensAndOwners(t *testing.T) {
 		t.Fatalf("owner = %q, %v", owner, err)
 	}
 }
+
+// An account owns at most MaxOwnedClassrooms, made or attached; one it owns already may be
+// attached again, and the classrooms of LTI courses do not count.
+func TestOwnedClassroomsAreBounded(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := repotest.NewDB(t)
+	store := db.Games()
+	now := time.Now()
+	ada, err := store.UpsertAccount(ctx, "https://idp.example", "ada", "Ada", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := store.InsertOwnedClassroom(ctx, ada.ID, "Room 1", "AAAA-0001", []byte("hash-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The rest at once, as a store of many classrooms would hold them.
+	if _, err := db.Pool.Exec(ctx, `INSERT INTO classrooms (name, join_code, teacher_token_hash, account_id)
+		SELECT 'Room ' || i, 'FILL-' || i, ('\x' || lpad(to_hex(i), 8, '0'))::bytea, $1 FROM generate_series(2, $2) i`,
+		ada.ID, play.MaxOwnedClassrooms); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.InsertOwnedClassroom(ctx, ada.ID, "One more", "AAAA-0002", []byte("hash-2")); !errors.Is(err, play.ErrFull) {
+		t.Fatalf("classroom %d: %v, want ErrFull", play.MaxOwnedClassrooms+1, err)
+	}
+	if err := store.SetClassroomOwner(ctx, first.ID, ada.ID); err != nil {
+		t.Fatalf("attaching one it owns: %v", err)
+	}
+	ben, err := store.UpsertAccount(ctx, "https://idp.example", "ben", "Ben", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := store.InsertOwnedClassroom(ctx, ben.ID, "Ben's", "BBBB-0001", []byte("hash-3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Pool.Exec(ctx, `UPDATE classrooms SET account_id = NULL WHERE id = $1`, other.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.SetClassroomOwner(ctx, other.ID, ada.ID); !errors.Is(err, play.ErrFull) {
+		t.Fatalf("attaching one more: %v, want ErrFull", err)
+	}
+	// A classroom an LTI course made is the platform's to bound: with one of Ada's made so, she
+	// has room for another.
+	if _, err := db.Pool.Exec(ctx, `WITH p AS (INSERT INTO lti_platforms (issuer, client_id, deployment_ids, jwks_url, auth_url, token_url, created_at)
+			VALUES ('https://lms.example', 'c', '{d}', 'https://lms.example/k', 'https://lms.example/a', 'https://lms.example/t', now()) RETURNING id)
+		INSERT INTO lti_contexts (platform_id, context_hash, classroom_id) SELECT id, 'course', $1 FROM p`, first.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.InsertOwnedClassroom(ctx, ada.ID, "One more", "AAAA-0003", []byte("hash-4")); err != nil {
+		t.Fatalf("with an LTI course's classroom not counted: %v", err)
+	}
+}

@@ -8728,6 +8728,8 @@ type ClientInterface interface {
 	// use to join. When the operator sets `ADMIN_TOKEN`, this request needs
 	// `Authorization: Bearer <admin token>`, or a signed-in teacher's account token (`pga_…`):
 	// with an account token the account owns the new classroom, with or without `ADMIN_TOKEN`.
+	// An account owns at most 200 classrooms (409 `too_many_classrooms`; those its LTI courses
+	// made are not counted).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -8740,6 +8742,8 @@ type ClientInterface interface {
 	// use to join. When the operator sets `ADMIN_TOKEN`, this request needs
 	// `Authorization: Bearer <admin token>`, or a signed-in teacher's account token (`pga_…`):
 	// with an account token the account owns the new classroom, with or without `ADMIN_TOKEN`.
+	// An account owns at most 200 classrooms (409 `too_many_classrooms`; those its LTI courses
+	// made are not counted).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -9016,7 +9020,8 @@ type ClientInterface interface {
 	// With the account token as `Authorization: Bearer pga_…` and the classroom's current
 	// teacher token in the body, the account owns the classroom from now on: its account tokens
 	// run it. The teacher token keeps working. A classroom another account owns: 409
-	// `classroom_owned`; a teacher token not this classroom's: 403 `teacher_token_mismatch`.
+	// `classroom_owned`; an account owning 200 already: 409 `too_many_classrooms`; a teacher
+	// token not this classroom's: 403 `teacher_token_mismatch`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -9028,7 +9033,8 @@ type ClientInterface interface {
 	// With the account token as `Authorization: Bearer pga_…` and the classroom's current
 	// teacher token in the body, the account owns the classroom from now on: its account tokens
 	// run it. The teacher token keeps working. A classroom another account owns: 409
-	// `classroom_owned`; a teacher token not this classroom's: 403 `teacher_token_mismatch`.
+	// `classroom_owned`; an account owning 200 already: 409 `too_many_classrooms`; a teacher
+	// token not this classroom's: 403 `teacher_token_mismatch`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -10615,6 +10621,8 @@ func (c *Client) GetBoard(ctx context.Context, game string, reqEditors ...Reques
 // use to join. When the operator sets `ADMIN_TOKEN`, this request needs
 // `Authorization: Bearer <admin token>`, or a signed-in teacher's account token (`pga_…`):
 // with an account token the account owns the new classroom, with or without `ADMIN_TOKEN`.
+// An account owns at most 200 classrooms (409 `too_many_classrooms`; those its LTI courses
+// made are not counted).
 //
 // Takes any type of body and a specified content type.
 //
@@ -10637,6 +10645,8 @@ func (c *Client) CreateClassroomWithBody(ctx context.Context, contentType string
 // use to join. When the operator sets `ADMIN_TOKEN`, this request needs
 // `Authorization: Bearer <admin token>`, or a signed-in teacher's account token (`pga_…`):
 // with an account token the account owns the new classroom, with or without `ADMIN_TOKEN`.
+// An account owns at most 200 classrooms (409 `too_many_classrooms`; those its LTI courses
+// made are not counted).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -11143,7 +11153,8 @@ func (c *Client) RevokeClassroomObserver(ctx context.Context, classroomId Classr
 // With the account token as `Authorization: Bearer pga_…` and the classroom's current
 // teacher token in the body, the account owns the classroom from now on: its account tokens
 // run it. The teacher token keeps working. A classroom another account owns: 409
-// `classroom_owned`; a teacher token not this classroom's: 403 `teacher_token_mismatch`.
+// `classroom_owned`; an account owning 200 already: 409 `too_many_classrooms`; a teacher
+// token not this classroom's: 403 `teacher_token_mismatch`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -11165,7 +11176,8 @@ func (c *Client) AttachClassroomWithBody(ctx context.Context, classroomId Classr
 // With the account token as `Authorization: Bearer pga_…` and the classroom's current
 // teacher token in the body, the account owns the classroom from now on: its account tokens
 // run it. The teacher token keeps working. A classroom another account owns: 409
-// `classroom_owned`; a teacher token not this classroom's: 403 `teacher_token_mismatch`.
+// `classroom_owned`; an account owning 200 already: 409 `too_many_classrooms`; a teacher
+// token not this classroom's: 403 `teacher_token_mismatch`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -19137,6 +19149,8 @@ type ClientWithResponsesInterface interface {
 	// use to join. When the operator sets `ADMIN_TOKEN`, this request needs
 	// `Authorization: Bearer <admin token>`, or a signed-in teacher's account token (`pga_…`):
 	// with an account token the account owns the new classroom, with or without `ADMIN_TOKEN`.
+	// An account owns at most 200 classrooms (409 `too_many_classrooms`; those its LTI courses
+	// made are not counted).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19149,6 +19163,8 @@ type ClientWithResponsesInterface interface {
 	// use to join. When the operator sets `ADMIN_TOKEN`, this request needs
 	// `Authorization: Bearer <admin token>`, or a signed-in teacher's account token (`pga_…`):
 	// with an account token the account owns the new classroom, with or without `ADMIN_TOKEN`.
+	// An account owns at most 200 classrooms (409 `too_many_classrooms`; those its LTI courses
+	// made are not counted).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19449,7 +19465,8 @@ type ClientWithResponsesInterface interface {
 	// With the account token as `Authorization: Bearer pga_…` and the classroom's current
 	// teacher token in the body, the account owns the classroom from now on: its account tokens
 	// run it. The teacher token keeps working. A classroom another account owns: 409
-	// `classroom_owned`; a teacher token not this classroom's: 403 `teacher_token_mismatch`.
+	// `classroom_owned`; an account owning 200 already: 409 `too_many_classrooms`; a teacher
+	// token not this classroom's: 403 `teacher_token_mismatch`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19461,7 +19478,8 @@ type ClientWithResponsesInterface interface {
 	// With the account token as `Authorization: Bearer pga_…` and the classroom's current
 	// teacher token in the body, the account owns the classroom from now on: its account tokens
 	// run it. The teacher token keeps working. A classroom another account owns: 409
-	// `classroom_owned`; a teacher token not this classroom's: 403 `teacher_token_mismatch`.
+	// `classroom_owned`; an account owning 200 already: 409 `too_many_classrooms`; a teacher
+	// token not this classroom's: 403 `teacher_token_mismatch`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -21839,6 +21857,8 @@ type CreateClassroomResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
 	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -21880,6 +21900,11 @@ func (r CreateClassroomResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
 func (r CreateClassroomResponse) GetApplicationproblemJSON408() *RequestTimeout {
 	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateClassroomResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -32915,6 +32940,8 @@ func (c *ClientWithResponses) GetBoardWithResponse(ctx context.Context, game str
 // use to join. When the operator sets `ADMIN_TOKEN`, this request needs
 // `Authorization: Bearer <admin token>`, or a signed-in teacher's account token (`pga_…`):
 // with an account token the account owns the new classroom, with or without `ADMIN_TOKEN`.
+// An account owns at most 200 classrooms (409 `too_many_classrooms`; those its LTI courses
+// made are not counted).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -32933,6 +32960,8 @@ func (c *ClientWithResponses) CreateClassroomWithBodyWithResponse(ctx context.Co
 // use to join. When the operator sets `ADMIN_TOKEN`, this request needs
 // `Authorization: Bearer <admin token>`, or a signed-in teacher's account token (`pga_…`):
 // with an account token the account owns the new classroom, with or without `ADMIN_TOKEN`.
+// An account owns at most 200 classrooms (409 `too_many_classrooms`; those its LTI courses
+// made are not counted).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -33371,7 +33400,8 @@ func (c *ClientWithResponses) RevokeClassroomObserverWithResponse(ctx context.Co
 // With the account token as `Authorization: Bearer pga_…` and the classroom's current
 // teacher token in the body, the account owns the classroom from now on: its account tokens
 // run it. The teacher token keeps working. A classroom another account owns: 409
-// `classroom_owned`; a teacher token not this classroom's: 403 `teacher_token_mismatch`.
+// `classroom_owned`; an account owning 200 already: 409 `too_many_classrooms`; a teacher
+// token not this classroom's: 403 `teacher_token_mismatch`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -33389,7 +33419,8 @@ func (c *ClientWithResponses) AttachClassroomWithBodyWithResponse(ctx context.Co
 // With the account token as `Authorization: Bearer pga_…` and the classroom's current
 // teacher token in the body, the account owns the classroom from now on: its account tokens
 // run it. The teacher token keeps working. A classroom another account owns: 409
-// `classroom_owned`; a teacher token not this classroom's: 403 `teacher_token_mismatch`.
+// `classroom_owned`; an account owning 200 already: 409 `too_many_classrooms`; a teacher
+// token not this classroom's: 403 `teacher_token_mismatch`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -36462,6 +36493,13 @@ func ParseCreateClassroomResponse(rsp *http.Response) (*CreateClassroomResponse,
 			return nil, err
 		}
 		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge

@@ -931,6 +931,8 @@ export interface paths {
          *     use to join. When the operator sets `ADMIN_TOKEN`, this request needs
          *     `Authorization: Bearer <admin token>`, or a signed-in teacher's account token (`pga_…`):
          *     with an account token the account owns the new classroom, with or without `ADMIN_TOKEN`.
+         *     An account owns at most 200 classrooms (409 `too_many_classrooms`; those its LTI courses
+         *     made are not counted).
          */
         post: operations["createClassroom"];
         delete?: never;
@@ -1713,7 +1715,8 @@ export interface paths {
          * @description With the account token as `Authorization: Bearer pga_…` and the classroom's current
          *     teacher token in the body, the account owns the classroom from now on: its account tokens
          *     run it. The teacher token keeps working. A classroom another account owns: 409
-         *     `classroom_owned`; a teacher token not this classroom's: 403 `teacher_token_mismatch`.
+         *     `classroom_owned`; an account owning 200 already: 409 `too_many_classrooms`; a teacher
+         *     token not this classroom's: 403 `teacher_token_mismatch`.
          */
         post: operations["attachClassroom"];
         delete?: never;
@@ -9487,6 +9490,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
