@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"primegames/domain"
@@ -34,6 +35,9 @@ func (s *Service) ClassroomLanguage(ctx context.Context, classroomID string) (*i
 		return i18n.English, nil
 	}
 	code, err := s.languages.store.ClassroomLanguage(ctx, classroomID)
+	if errors.Is(err, ErrNotFound) { // erased with its account since the caller was let in
+		return nil, classroomNotFound()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +70,11 @@ func (s *Service) SetClassroomLanguage(ctx context.Context, classroomID, code st
 	if s.languages.store == nil {
 		return nil, domain.Errorf(domain.KindUnavailable, "unavailable", "The database is not reachable.")
 	}
-	if err := s.languages.store.SetClassroomLanguage(ctx, classroomID, code); err != nil {
+	err := s.languages.store.SetClassroomLanguage(ctx, classroomID, code)
+	if errors.Is(err, ErrNotFound) {
+		return nil, classroomNotFound()
+	}
+	if err != nil {
 		return nil, err
 	}
 	return l, nil

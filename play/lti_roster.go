@@ -57,6 +57,9 @@ func (s *Service) SyncLTIRoster(ctx context.Context, p Principal, classroomID st
 		return nil, err
 	}
 	reg, err := s.store.LTIPlatform(ctx, roster.PlatformID)
+	if errors.Is(err, ErrNotFound) { // the platform deleted since the roster was read
+		return nil, domain.Errorf(domain.KindConflict, "lti_roster_unavailable", "This classroom was not made by an LTI launch whose platform offers its roster (Names and Role Provisioning Services).")
+	}
 	if err != nil {
 		return nil, err
 	}
