@@ -58,9 +58,9 @@ func ProgressPicture(p *ClassroomProgress, className string) *scene.Scene {
 	}
 	h := y + 8
 	nodes[0] = scene.Rect{Meta: scene.Meta{Class: "background"}, Paint: scene.Paint{Fill: progressBackground}, W: w, H: h}
-	return &scene.Scene{Width: w, Height: h, Title: "Progress of " + className,
-		Desc: fmt.Sprintf("Games finished and won, hints asked and missed opportunities per %s of the class and of each of its %d students, from %s to %s.",
-			unit, len(p.Students), p.From.Format(time.DateOnly), p.To.Format(time.DateOnly)),
+	return &scene.Scene{Width: w, Height: h, Title: scene.Say("Progress of %s", className),
+		Desc: scene.Say("Games finished and won, hints asked and missed opportunities per %s of the class and of each of its %d students, from %s to %s.",
+			scene.Say(unit), len(p.Students), p.From.Format(time.DateOnly), p.To.Format(time.DateOnly)),
 		Nodes: nodes}
 }
 

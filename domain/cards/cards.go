@@ -70,8 +70,8 @@ func Pages(n int) int { return max(1, (n+PerPage-1)/PerPage) }
 func (p Page) Scene() (*scene.Scene, error) {
 	w, h := p.Paper.Width, p.Paper.Height
 	sc := &scene.Scene{Width: w, Height: h,
-		Title: fmt.Sprintf("Sign-in cards of %s, page %d of %d", p.Classroom, p.Number, p.Of),
-		Desc:  fmt.Sprintf("%d sign-in cards to cut out: each has a student's name, the class code, their personal code and a QR code of their sign-in link.", len(p.Cards)),
+		Title: scene.Say("Sign-in cards of %s, page %d of %d", p.Classroom, p.Number, p.Of),
+		Desc:  scene.Say("%d sign-in cards to cut out: each has a student's name, the class code, their personal code and a QR code of their sign-in link.", len(p.Cards)),
 		// A browser printing the document itself takes the sheet from here: the page has margins of its own.
 		Style: "@page { size: " + p.Paper.PrintWidth + " " + p.Paper.PrintHeight + "; margin: 0 }"}
 	top := float64(margin)

@@ -15,7 +15,8 @@ import (
 // Scene is a whole picture.
 type Scene struct {
 	Width, Height float64
-	Title, Desc   string
+	// Title and Desc are the picture in words, for <title> and <desc> (what a screen reader reads).
+	Title, Desc Words
 	// Style is CSS for the SVG only (a replay's animation); the raster ignores it.
 	Style string
 	Nodes []Node

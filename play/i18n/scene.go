@@ -7,14 +7,15 @@ import (
 	"primegames/domain/scene"
 )
 
-// Scene is sc with its title, description and every line of text said in l: a new scene when
+// Scene is sc with its title and description said in l from their parts (Say), and every line of
+// its text read back through the catalog (Text): a new scene when
 // anything changed, sc itself when l is English. A frozen part whose words change is frozen anew.
 func (l *Lang) Scene(sc *scene.Scene) *scene.Scene {
 	if l == nil || l.English() || sc == nil {
 		return sc
 	}
 	out := *sc
-	out.Title, out.Desc = l.Text(sc.Title), l.Text(sc.Desc)
+	out.Title, out.Desc = scene.Say("%s", l.Say(sc.Title)), scene.Say("%s", l.Say(sc.Desc))
 	out.Nodes, _ = l.nodes(sc.Nodes)
 	return &out
 }
