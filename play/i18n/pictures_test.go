@@ -40,7 +40,7 @@ func gamePictures(t *testing.T) (named, plain []wordsOf) {
 			t.Fatal(err)
 		}
 		for _, n := range []int{seats.Min, min(seats.Max, 4)} {
-			for seed := uint64(1); seed <= 3; seed++ {
+			for seed := uint64(1); seed <= 2; seed++ {
 				steps, err := players.Playout(kind, n, players.Random, seed+uint64(10*n), 3000)
 				if err != nil {
 					t.Fatal(err)
@@ -182,16 +182,16 @@ func TestEveryPictureIsDescribedInEveryLanguage(t *testing.T) {
 					unsaid[u] = true
 				}
 				said := l.Say(part)
-				p := []scene.Words{plain[i].title, plain[i].desc}[j]
+				p := l.Say([]scene.Words{plain[i].title, plain[i].desc}[j])
 				if said == part.String() && part.Format != "%s: %s" { // a replay's title: the game's name and the players'
 
 					report("said as in English: %q", said)
 				}
-				if want := rename(l.Say(p)); said != want {
+				if want := rename(p); said != want {
 					report("a name was taken for a sentence:\n got %q\nwant %q", said, want)
 				}
-				if m := english.FindString(l.Say(p)); m != "" {
-					report("%q left in English in %q", m, l.Say(p))
+				if m := english.FindString(p); m != "" {
+					report("%q left in English in %q", m, p)
 				}
 			}
 		}
