@@ -51,48 +51,52 @@ func (p *panel) rect(x, y, w, h float64, paint scene.Paint, meta ...scene.Meta) 
 	p.nodes = append(p.nodes, r)
 }
 
+// said places a line of words, cut to what a line holds at fitSize.
+func (p *panel) said(x, y, size float64, bold bool, w scene.Words, fitSize float64, meta ...scene.Meta) {
+	px, py := p.at(x, y)
+	t := scene.Text{X: px, Y: py, Size: size * p.lk.k, Bold: bold}
+	if len(meta) > 0 {
+		t.Meta = meta[0]
+	}
+	p.nodes = append(p.nodes, scene.Said(t, w, p.holds(fitSize)))
+}
+
+// holds is how many characters a line of the panel holds at a type size.
+func (p *panel) holds(size float64) int { return int(p.width() / (size * 0.56)) }
+
 // width is the panel's width in desktop units.
 func (p *panel) width() float64 { return p.lk.panelW / p.lk.k }
 
-// fit cuts text to about what a line of the panel holds at a type size.
-func (p *panel) fit(text string, size float64) string {
-	most := int(p.width() / (size * 0.56))
-	if r := []rune(text); len(r) > most {
-		return string(r[:most-1]) + "…"
-	}
-	return text
-}
-
-func drawPanel(lk look, v View, last *Outcome, names []string, who []any, you *int) scene.Node {
+func drawPanel(lk look, v View, last *Outcome, who []any, you *int) scene.Node {
 	p := &panel{lk: lk}
 	p.text(0, 40, 20, true, "Prime Climb")
-	p.text(0, 68, 15, v.Winner != nil, p.fit(turnLine(v, who).String(), 15), scene.Meta{Class: "turn"})
+	p.said(0, 68, 15, v.Winner != nil, turnLine(v, who), 15, scene.Meta{Class: "turn"})
 	y := seatsTop
 	for _, pl := range v.Players {
-		drawSeat(p, pl, names[pl.Seat], v, y, you != nil && *you == pl.Seat)
+		drawSeat(p, pl, who[pl.Seat], v, y, you != nil && *you == pl.Seat)
 		y += seatRow
 	}
 	drawDice(p, v, y+10)
 	y += 10 + diceRow
 	if last != nil {
-		p.text(0, y+10, 14, true, p.fit(lastHead(last, who).String()+":", 14+2))
+		p.said(0, y+10, 14, true, lastHead(last, who), 14+2)
 		for i, line := range lastLines(last, who) {
 			if i == maxLastLines {
 				break
 			}
-			p.text(0, y+30+float64(i)*lastLine, 12, false, p.fit(line.String(), 12), scene.Meta{Class: "last"})
+			p.said(0, y+30+float64(i)*lastLine, 12, false, line, 12, scene.Meta{Class: "last"})
 		}
 	}
 	p.text(0, y+30+lastLine*maxLastLines+14, 12, false, fmt.Sprintf("Deck: %d cards · discard pile: %d", v.DeckSize, len(v.Discard)))
 	return scene.Group{Meta: scene.Meta{ID: "panel"}, Children: p.nodes}
 }
 
-// lastHead is "Last action" with who took it: "Last action (Ada)".
+// lastHead is "Last action:" with who took it: "Last action (Ada):".
 func lastHead(o *Outcome, who []any) scene.Words {
 	if o.Seat != nil && *o.Seat >= 0 && *o.Seat < len(who) {
-		return scene.Say("Last action (%s)", who[*o.Seat])
+		return scene.Say("Last action (%s):", who[*o.Seat])
 	}
-	return scene.Say("Last action")
+	return scene.Say("Last action:")
 }
 
 // turnFormats are the turn's line in each phase, and the title that names the game with it.
@@ -116,7 +120,7 @@ func turnWords(v View, who []any, which int) scene.Words {
 	return scene.Say(f[which], v.TurnNumber, who[v.Seat])
 }
 
-func drawSeat(p *panel, pl PlayerView, name string, v View, y float64, you bool) {
+func drawSeat(p *panel, pl PlayerView, name any, v View, y float64, you bool) {
 	start := len(p.nodes)
 	switch {
 	case v.Winner != nil && *v.Winner == pl.Seat:
@@ -128,16 +132,16 @@ func drawSeat(p *panel, pl PlayerView, name string, v View, y float64, you bool)
 		x, py := p.at(10+float64(i)*20, y-2)
 		p.nodes = append(p.nodes, pawnMark(x, py, p.lk.k, pl.Seat, i, -1))
 	}
-	title := name
+	title := scene.Say("%s", name)
 	if you {
-		title += " (you)"
+		title = scene.Say("%s (you)", name)
 	}
-	p.text(46, y+3, 15, true, p.fit(title, 15+2), scene.Meta{Class: "name"})
-	status := "pawn 0 on " + squareName(pl.Pawns[0]) + " · pawn 1 on " + squareName(pl.Pawns[1])
+	p.said(46, y+3, 15, true, title, 15+2, scene.Meta{Class: "name"})
+	status := scene.Say("pawn 0 on %s · pawn 1 on %s", squareWords(pl.Pawns[0]), squareWords(pl.Pawns[1]))
 	if pl.CursedNext {
-		status += " · cursed next turn"
+		status = scene.Say("%s · cursed next turn", status)
 	}
-	p.text(0, y+24, 12, false, p.fit(status, 12))
+	p.said(0, y+24, 12, false, status, 12)
 	x := 0.0
 	for _, k := range pl.Keepers {
 		label := CardLabel(k.Card)
@@ -227,8 +231,6 @@ func squareWords(n int) any {
 	}
 	return strconv.Itoa(n)
 }
-
-func squareName(n int) string { return fmt.Sprint(squareWords(n)) }
 
 // CardLabel is a Prime Card as a picture names it: "±5", "Send to Start".
 func CardLabel(c Card) string {

@@ -59,10 +59,6 @@ func drawTable(l domain.Layout, pos domain.Position) (domain.Frame, error) {
 			return domain.Frame{}, fmt.Errorf("primed outcome: %w", err)
 		}
 	}
-	names := make([]string, v.Seats)
-	for i := range names {
-		names[i] = domain.SeatName(pos.Players, i)
-	}
 	who := domain.SeatsWho(pos.Players, v.Seats)
 	t := spreadOf(l)
 	k := t.k
@@ -84,10 +80,10 @@ func drawTable(l domain.Layout, pos domain.Position) (domain.Frame, error) {
 	if won := winners(v, who); !won.Zero() {
 		f.Nodes = append(f.Nodes, scene.Group{Meta: scene.Meta{Class: "winner"}, Children: []scene.Node{
 			scene.Rect{Paint: scene.Paint{Fill: "#fde68a", Stroke: "#d97706", StrokeWidth: 2}, X: 16, Y: headY + 10*k, W: t.width - 32, H: 38 * k, RX: 8},
-			scene.Text{X: 28, Y: headY + 38*k, Size: 24 * k, Bold: true, Text: won.String()},
+			scene.Said(scene.Text{X: 28, Y: headY + 38*k, Size: 24 * k, Bold: true}, won, 0),
 		}})
 	} else {
-		text(24, headY+34*k, 15, true, status(v, who).String(), scene.Meta{Class: "status"})
+		f.Nodes = append(f.Nodes, scene.Said(scene.Text{Meta: scene.Meta{Class: "status"}, X: 24, Y: headY + 34*k, Size: 15 * k, Bold: true}, status(v, who), 0))
 	}
 
 	piles := scene.Group{Meta: scene.Meta{ID: "piles"}}
@@ -111,16 +107,16 @@ func drawTable(l domain.Layout, pos domain.Position) (domain.Frame, error) {
 			if i == maxLines {
 				break
 			}
-			text(t.lastX, t.lastY+float64(i)*22*k, 13, false, fitTo(line.String(), room, 13*k), scene.Meta{Class: "last"})
+			f.Nodes = append(f.Nodes, scene.Said(scene.Text{Meta: scene.Meta{Class: "last"}, X: t.lastX, Y: t.lastY + float64(i)*22*k, Size: 13 * k}, line, lineHolds(room, 13*k)))
 		}
 	}
-	f.Nodes = append(f.Nodes, drawRounds(t, v, names)...)
+	f.Nodes = append(f.Nodes, drawRounds(t, v, who)...)
 
 	text(24, t.handsY-14*k, 14, true, "Hands")
 	f.Nodes = append(f.Nodes, scene.Text{X: t.width - 24, Y: t.handsY - 14*k, Size: 12 * k, Anchor: scene.End, Text: "score so far"})
 	for _, h := range v.Hands {
 		you := pos.You != nil && *pos.You == h.Seat
-		f.Nodes = append(f.Nodes, drawHand(t, v, h, names[h.Seat], t.handsY+float64(h.Seat)*t.handRow, you))
+		f.Nodes = append(f.Nodes, drawHand(t, v, h, who[h.Seat], t.handsY+float64(h.Seat)*t.handRow, you))
 	}
 	f.Words = describe(v, last, who)
 	return f, nil
@@ -152,21 +148,25 @@ func status(v View, who []any) scene.Words {
 }
 
 // drawRounds is the spread of the last rounds' scores, one column per player, with the totals.
-func drawRounds(t spread, v View, names []string) []scene.Node {
+func drawRounds(t spread, v View, who []any) []scene.Node {
 	k := t.k
 	g := scene.Group{Meta: scene.Meta{Class: "rounds"}}
 	colW := (t.width - t.roundsX - 24 - 70*k) / float64(max(v.Seats, 1))
 	into := &g.Children
-	cell := func(col int, y float64, s string, bold bool) {
+	cell := func(col int, y float64, s any, bold bool) {
 		x := t.roundsX
 		if col >= 0 {
 			x += 70*k + float64(col)*colW
 		}
-		*into = append(*into, scene.Text{X: x, Y: y, Size: 12 * k, Bold: bold, Text: fitTo(s, colW-4, 12*k)})
+		w, ok := s.(scene.Words)
+		if !ok {
+			w = scene.Say("%s", s) // a name or a number, as it is
+		}
+		*into = append(*into, scene.Said(scene.Text{X: x, Y: y, Size: 12 * k, Bold: bold}, w, lineHolds(colW-4, 12*k)))
 	}
 	y := t.roundsY
-	cell(-1, y, "Scores", true)
-	for seat, name := range names {
+	cell(-1, y, scene.Say("Scores"), true)
+	for seat, name := range who {
 		cell(seat, y, name, true)
 	}
 	rounds := v.Scores.Rounds
@@ -177,15 +177,15 @@ func drawRounds(t spread, v View, names []string) []scene.Node {
 		y += 20 * k
 		row := scene.Group{Meta: scene.Meta{Class: "round", Data: []scene.Attr{scene.D("round", strconv.Itoa(r.Round))}}}
 		into = &row.Children
-		cell(-1, y, "round "+strconv.Itoa(r.Round), false)
+		cell(-1, y, scene.Say("round %d", r.Round), false)
 		for seat, s := range r.Scores {
 			cell(seat, y, strconv.Itoa(s), false)
 		}
 		g.Children, into = append(g.Children, row), &g.Children
 	}
 	y += 20 * k
-	cell(-1, y, "total", true)
-	for seat := range names {
+	cell(-1, y, scene.Say("total"), true)
+	for seat := range who {
 		total := 0
 		if seat < len(v.Scores.Totals) {
 			total = v.Scores.Totals[seat]
@@ -195,16 +195,10 @@ func drawRounds(t spread, v View, names []string) []scene.Node {
 	return []scene.Node{g}
 }
 
-// fitTo cuts s to about what width holds at a type size.
-func fitTo(s string, width, size float64) string {
-	most := max(int(width/(size*0.52)), 2)
-	if r := []rune(s); len(r) > most {
-		return string(r[:most-1]) + "…"
-	}
-	return s
-}
+// lineHolds is about how many characters width holds at a type size.
+func lineHolds(width, size float64) int { return max(int(width/(size*0.52)), 2) }
 
-func drawHand(t spread, v View, h HandView, name string, y float64, you bool) scene.Node {
+func drawHand(t spread, v View, h HandView, name any, y float64, you bool) scene.Node {
 	k := t.k
 	meta := scene.Meta{Class: "hand", Data: []scene.Attr{scene.D("seat", strconv.Itoa(h.Seat)), scene.D("size", strconv.Itoa(h.Size))}}
 	if you {
@@ -217,9 +211,9 @@ func drawHand(t spread, v View, h HandView, name string, y float64, you bool) sc
 	case you:
 		g.Children = append(g.Children, scene.Rect{Paint: scene.Paint{Fill: "#f4fbf5", Stroke: "#3daa5a", StrokeWidth: 1}, X: 16, Y: y - 4*k, W: t.width - 32, H: t.handRow - 2*k, RX: 8})
 	}
-	label := name
+	label := scene.Say("%s", name)
 	if you {
-		label += " (you)"
+		label = scene.Say("%s (you)", name)
 	}
 	width := t.cardsX - 24 - 70*k
 	if t.cardsDY > 0 {
@@ -230,7 +224,7 @@ func drawHand(t spread, v View, h HandView, name string, y float64, you bool) sc
 		total = v.Scores.Totals[h.Seat]
 	}
 	g.Children = append(g.Children,
-		scene.Text{Meta: scene.Meta{Class: "name"}, X: 24, Y: y + 20*k, Size: 15 * k, Bold: true, Text: fitTo(label, width, 15*k)},
+		scene.Said(scene.Text{Meta: scene.Meta{Class: "name"}, X: 24, Y: y + 20*k, Size: 15 * k, Bold: true}, label, lineHolds(width, 15*k)),
 		scene.Text{X: 24, Y: y + 38*k, Size: 12 * k, Text: cards(h.Size)},
 		scene.Text{Meta: scene.Meta{Class: "total"}, X: t.width - 24, Y: y + 28*k, Size: 16 * k, Bold: true, Anchor: scene.End, Text: strconv.Itoa(total)})
 	cardsY := y + 2*k + t.cardsDY*k

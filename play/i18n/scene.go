@@ -43,6 +43,8 @@ func (l *Lang) node(n scene.Node) (scene.Node, bool) {
 	case scene.Text:
 		var t string
 		switch classes := strings.Fields(n.Class); {
+		case !n.Words.Zero():
+			t = scene.Cut(l.Say(n.Words), n.Fit)
 		case slices.Contains(classes, "class-code"), slices.Contains(classes, "sign-in-code"):
 			return n, false
 		case slices.Contains(classes, "name"):
