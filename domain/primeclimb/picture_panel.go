@@ -3,7 +3,6 @@ package primeclimb
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"primegames/domain"
 	"primegames/domain/scene"
@@ -147,7 +146,8 @@ func drawSeat(p *panel, pl PlayerView, name any, v View, y float64, you bool) {
 		label := CardLabel(k.Card)
 		width := 12 + 7.5*float64(len([]rune(label)))
 		p.rect(x, y+31, width, 18, scene.Paint{Fill: "#ffffff", Stroke: "#8e5bb5", StrokeWidth: 1}, scene.Meta{Class: "keeper", Data: []scene.Attr{scene.D("card", string(k.Card))}})
-		p.text(x+6, y+44, 12, false, label)
+		px, py := p.at(x+6, y+44)
+		p.nodes = append(p.nodes, scene.Said(scene.Text{X: px, Y: py, Size: 12 * p.lk.k}, cardWords(k.Card), 0))
 		x += width + 6
 	}
 	seat := scene.Group{Meta: scene.Meta{Class: "seat", Data: []scene.Attr{scene.D("seat", strconv.Itoa(pl.Seat))}}, Children: append([]scene.Node{}, p.nodes[start:]...)}
@@ -233,16 +233,7 @@ func squareWords(n int) any {
 }
 
 // CardLabel is a Prime Card as a picture names it: "±5", "Send to Start".
-func CardLabel(c Card) string {
-	if n, ok := plusMinusValue(c); ok {
-		return "±" + strconv.Itoa(n)
-	}
-	s := strings.ReplaceAll(string(c), "_", " ")
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
+func CardLabel(c Card) string { return c.Title() }
 
 // describe says the position in words.
 func describe(v View, last *Outcome, who []any) domain.Words {

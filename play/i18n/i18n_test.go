@@ -101,6 +101,7 @@ func TestSayNamesSeats(t *testing.T) {
 		{"pt-BR", scene.Say("%s", scene.Sentence{Text: "pawn 1 of seat 1: 45 → 0 (Start)", Names: names}), "peão 1 de Start: 45 → 0 (Início)"},
 		{"es", scene.Say("Primed, round %d of %d, %s", 1, 4, scene.Say("%s to play", "Primed")), "Primed, ronda 1 de 4: le toca jugar a Primed"},
 		{"es", scene.Names("Ana", "Start", "Primed"), "Ana, Start y Primed"},
+		{"fr", scene.Join("; ", scene.Say("%s", "Ana"), scene.Say("%s", "Bea"), scene.Say("%s", "Cy")), "Ana ; Bea ; Cy"},
 		{"en", scene.Say("%s", scene.Sentence{Text: "you take Curse from seat 1", Names: names}), "you take Curse from Start"},
 	} {
 		if got := i18n.Of(tc.lang).Say(tc.in); got != tc.want {

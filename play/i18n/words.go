@@ -21,6 +21,14 @@ func (l *Lang) Say(w scene.Words) string {
 		for _, p := range w.Parts {
 			parts = append(parts, l.Say(p))
 		}
+		// A separator the catalog holds as "%s; %s" is said as the language writes it ("%s ; %s").
+		if m, ok := l.joins(w.Sep); ok && len(parts) > 1 {
+			out := parts[0]
+			for _, p := range parts[1:] {
+				out = m.render(l, []string{out, p})
+			}
+			return out
+		}
 		return strings.Join(parts, w.Sep)
 	}
 	if l.English() {
@@ -47,6 +55,15 @@ func (l *Lang) Say(w scene.Words) string {
 		return fmt.Sprintf(rewrite(w.Format), vals...)
 	}
 	return m.render(l, args)
+}
+
+// joins is the message that joins two parts with sep, when l's catalog has one.
+func (l *Lang) joins(sep string) (*message, bool) {
+	if l.English() || sep == "" {
+		return nil, false
+	}
+	m, ok := l.cat.messages["%s"+strings.ReplaceAll(sep, "%", "%%")+"%s"]
+	return m, ok
 }
 
 func (l *Lang) arg(a any, verb string) string {
