@@ -78,7 +78,7 @@ func (s *Service) GamePicture(ctx context.Context, id string, p Principal, seq *
 const ReplayMaxSteps = 100
 
 // replayFormat names the way replays are drawn, in their tags: a change of drawing changes it.
-const replayFormat = "replay/3"
+const replayFormat = "replay/4" // 4: words said from their parts in every language
 
 // Replay is one window of a game's animated replay: the history entries from seq From through
 // Through, drawn once Fold has rebuilt them.
