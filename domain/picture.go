@@ -60,8 +60,9 @@ type Frame struct {
 	Counter scene.Text
 }
 
-// Words is a position in words: a short title and a longer description, for <title> and <desc>.
-type Words struct{ Title, Desc string }
+// Words is a position in words: a short title and a longer description, for <title> and <desc>,
+// kept in their parts so that they are said in the reader's language from translated parts.
+type Words struct{ Title, Desc scene.Words }
 
 // SeatName is the name of a seat: the player's name, or "Player n" (counted from 1) for a seat with
 // none.
@@ -70,6 +71,24 @@ func SeatName(players []string, seat int) string {
 		return players[seat]
 	}
 	return fmt.Sprintf("Player %d", seat+1)
+}
+
+// SeatWho is a seat in words: the player's name, said as it is in every language, or the words
+// "Player n" for a seat with none.
+func SeatWho(players []string, seat int) any {
+	if seat >= 0 && seat < len(players) && players[seat] != "" {
+		return players[seat]
+	}
+	return scene.Say("Player %d", seat+1)
+}
+
+// SeatsWho is SeatWho of every seat of a game of n seats.
+func SeatsWho(players []string, n int) []any {
+	out := make([]any, n)
+	for i := range out {
+		out[i] = SeatWho(players, i)
+	}
+	return out
 }
 
 // Still is one position as a whole scene.
@@ -81,7 +100,7 @@ func (p *Picture) Still(l Layout, pos Position) (*scene.Scene, error) {
 	return p.scene(l, f, f.Words.Title, f.Words.Desc, f.Nodes), nil
 }
 
-func (p *Picture) scene(l Layout, f Frame, title, desc string, nodes []scene.Node) *scene.Scene {
+func (p *Picture) scene(l Layout, f Frame, title, desc scene.Words, nodes []scene.Node) *scene.Scene {
 	all := []scene.Node{scene.Rect{Meta: scene.Meta{Class: "background"}, Paint: scene.Paint{Fill: f.Background}, W: f.Width, H: f.Height}}
 	if p.Board != nil {
 		all = append(all, p.Board(l)...)
@@ -91,7 +110,7 @@ func (p *Picture) scene(l Layout, f Frame, title, desc string, nodes []scene.Nod
 
 // BoardAlone is the kind's board with its legend as a whole scene; ok is false when the kind has
 // no board.
-func (p *Picture) BoardAlone(l Layout, title, desc string) (s *scene.Scene, ok bool) {
+func (p *Picture) BoardAlone(l Layout, title, desc scene.Words) (s *scene.Scene, ok bool) {
 	if p.Board == nil || p.Legend == nil {
 		return nil, false
 	}
@@ -135,7 +154,7 @@ func counted(f Frame, i, n int, seq int64) []scene.Node {
 
 // Replay is a whole game as one animated SVG document: every position in turn, each shown for
 // stepSeconds, over one board.
-func (p *Picture) Replay(l Layout, title string, steps []Position, stepSeconds float64) ([]byte, error) {
+func (p *Picture) Replay(l Layout, title scene.Words, steps []Position, stepSeconds float64) ([]byte, error) {
 	var out strings.Builder
 	if err := p.WriteReplay(&out, l, title, steps, stepSeconds, nil); err != nil {
 		return nil, err
@@ -145,7 +164,7 @@ func (p *Picture) Replay(l Layout, title string, steps []Position, stepSeconds f
 
 // ReplayLast is a replay's last step as a still scene, with its step counter and the replay's
 // title: a replay for a format that cannot animate (PNG).
-func (p *Picture) ReplayLast(l Layout, title string, steps []Position) (*scene.Scene, error) {
+func (p *Picture) ReplayLast(l Layout, title scene.Words, steps []Position) (*scene.Scene, error) {
 	if len(steps) == 0 {
 		return nil, fmt.Errorf("a replay needs at least one step")
 	}
@@ -154,7 +173,7 @@ func (p *Picture) ReplayLast(l Layout, title string, steps []Position) (*scene.S
 	if err != nil {
 		return nil, fmt.Errorf("step %d: %w", last.Seq, err)
 	}
-	desc := fmt.Sprintf("The last of %d steps. %s. %s", len(steps), f.Words.Title, f.Words.Desc)
+	desc := scene.Say("The last of %d steps. %s. %s", len(steps), f.Words.Title, f.Words.Desc)
 	return p.scene(l, f, title, desc, counted(f, len(steps)-1, len(steps), last.Seq)), nil
 }
 
@@ -165,7 +184,7 @@ type SayWords func(*scene.Scene) *scene.Scene
 // time (and at most replayFlush bytes), whatever the number of steps. An error from out stops it.
 // words, when not nil, says the document's title, description and each step's words in the
 // reader's language as they are drawn.
-func (p *Picture) WriteReplay(out io.Writer, l Layout, title string, steps []Position, stepSeconds float64, words SayWords) error {
+func (p *Picture) WriteReplay(out io.Writer, l Layout, title scene.Words, steps []Position, stepSeconds float64, words SayWords) error {
 	if words == nil {
 		words = func(sc *scene.Scene) *scene.Scene { return sc }
 	}
@@ -181,7 +200,7 @@ func (p *Picture) WriteReplay(out io.Writer, l Layout, title string, steps []Pos
 	if err != nil {
 		return fmt.Errorf("step %d: %w", steps[len(steps)-1].Seq, err)
 	}
-	desc := fmt.Sprintf("An animation of %d steps, each shown for %s s; hovering it pauses it. First: %s. Last: %s. %s",
+	desc := scene.Say("An animation of %d steps, each shown for %s s; hovering it pauses it. First: %s. Last: %s. %s",
 		len(steps), svg.Num(stepSeconds), first.Words.Title, last.Words.Title, last.Words.Desc)
 	sc := words(p.scene(l, first, title, desc, nil))
 	sc.Style = replayStyle(len(steps), stepSeconds)

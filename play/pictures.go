@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 
 	"primegames/domain"
 	"primegames/domain/scene"
@@ -35,7 +34,7 @@ func (s *Service) BoardPicture(kindName string, l domain.Layout) (*scene.Scene, 
 		return nil, domain.Errorf(domain.KindNotFound, "not_found", "There is no game called %q.", kindName)
 	}
 	if kind.Picture != nil {
-		if sc, ok := kind.Picture.BoardAlone(l, "The "+kind.Picture.Title+" board", "The whole board with every number, each circle coloured by the number's prime factors, and a legend of the colours."); ok {
+		if sc, ok := kind.Picture.BoardAlone(l, scene.Say("The %s board", kind.Picture.Title), scene.Say("The whole board with every number, each circle coloured by the number's prime factors, and a legend of the colours.")); ok {
 			return sc, nil
 		}
 	}
@@ -79,7 +78,7 @@ func (s *Service) GamePicture(ctx context.Context, id string, p Principal, seq *
 const ReplayMaxSteps = 100
 
 // replayFormat names the way replays are drawn, in their tags: a change of drawing changes it.
-const replayFormat = "replay/3"
+const replayFormat = "replay/4" // 4: words said from their parts in every language
 
 // Replay is one window of a game's animated replay: the history entries from seq From through
 // Through, drawn once Fold has rebuilt them.
@@ -183,34 +182,15 @@ func (r *Replay) Last() (*scene.Scene, error) {
 	return r.Lang.Scene(sc), err
 }
 
-// title names the replay by its kind and its players: "Prime Climb: Ann, Bob and Cy", in r.Lang.
-// It is said here, not by Lang.Scene (which leaves a sentence no message id matches as it is):
-// the players' names are never translated.
-func (r *Replay) title() string {
-	names := make([]string, r.game.SeatCount)
-	for i := range names {
-		names[i] = domain.SeatName(r.steps[0].Players, i)
-	}
-	title := r.Lang.Text(r.picture.Title) + ": " + joinNames(r.Lang, names)
+// title names the replay by its kind and its players: "Prime Climb: Ann, Bob and Cy", the
+// players' names said as they are in every language.
+func (r *Replay) title() scene.Words {
+	title := scene.Say("%s: %s", r.picture.Title, scene.Names(domain.SeatsWho(r.steps[0].Players, r.game.SeatCount)...))
 	if r.From > 0 || r.Next != nil {
-		title += r.Lang.Sprintf(", entries %d to %d", r.steps[0].Seq, r.steps[len(r.steps)-1].Seq)
+		title = scene.Say("%s: %s, entries %d to %d", r.picture.Title, scene.Names(domain.SeatsWho(r.steps[0].Players, r.game.SeatCount)...),
+			r.steps[0].Seq, r.steps[len(r.steps)-1].Seq)
 	}
 	return title
-}
-
-// joinNames is "Ann", "Ann and Bob" or "Ann, Bob and Cy", its "and" said in l.
-func joinNames(l *i18n.Lang, names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	and := l.Sprintf("%s and %s", "\x00", "\x01")
-	i, j := strings.Index(and, "\x00"), strings.Index(and, "\x01")
-	if i < 0 || j < i {
-		and = " and "
-	} else {
-		and = and[i+1 : j]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + and + names[len(names)-1]
 }
 
 // pictureOf reads a game that has steps to draw, identifies the principal in it, and finds its

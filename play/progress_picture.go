@@ -38,13 +38,13 @@ func ProgressPicture(p *ClassroomProgress, className string) *scene.Scene {
 	unit := map[string]string{BucketDay: "day", BucketWeek: "week"}[p.Bucket]
 	nodes := []scene.Node{
 		scene.Rect{Meta: scene.Meta{Class: "background"}, Paint: scene.Paint{Fill: progressBackground}, W: w, H: 0},
-		scene.Text{Meta: scene.Meta{Class: "title"}, X: progressMarginX, Y: 24, Size: 16, Bold: true, Text: clip(className, 34)},
+		scene.Said(scene.Text{Meta: scene.Meta{Class: "title"}, X: progressMarginX, Y: 24, Size: 16, Bold: true}, scene.Say("%s", className), 34),
 		scene.Text{Meta: scene.Meta{Class: "range"}, X: progressMarginX, Y: 42, Size: 11, Fill: progressFaint,
 			Text: fmt.Sprintf("%s to %s, by %s (UTC)", p.From.Format("2 Jan 2006"), p.To.Format("2 Jan 2006"), unit)},
 	}
 	nodes = append(nodes, progressLegend(52)...)
 	y := progressLegendH
-	nodes = append(nodes, progressChart("class", "Class", "", p.Class, y)...)
+	nodes = append(nodes, progressChart("class", scene.Say("Class"), "", p.Class, y)...)
 	y += progressPanelH
 	for i, st := range p.Students {
 		if i == ProgressPictureStudents {
@@ -53,14 +53,14 @@ func ProgressPicture(p *ClassroomProgress, className string) *scene.Scene {
 			y += 28
 			break
 		}
-		nodes = append(nodes, progressChart("student", st.Name, st.StudentID, st.Buckets, y)...)
+		nodes = append(nodes, progressChart("student", scene.Say("%s", st.Name), st.StudentID, st.Buckets, y)...)
 		y += progressPanelH
 	}
 	h := y + 8
 	nodes[0] = scene.Rect{Meta: scene.Meta{Class: "background"}, Paint: scene.Paint{Fill: progressBackground}, W: w, H: h}
-	return &scene.Scene{Width: w, Height: h, Title: "Progress of " + className,
-		Desc: fmt.Sprintf("Games finished and won, hints asked and missed opportunities per %s of the class and of each of its %d students, from %s to %s.",
-			unit, len(p.Students), p.From.Format(time.DateOnly), p.To.Format(time.DateOnly)),
+	return &scene.Scene{Width: w, Height: h, Title: scene.Say("Progress of %s", className),
+		Desc: scene.Say("Games finished and won, hints asked and missed opportunities per %s of the class and of each of its %d students, from %s to %s.",
+			scene.Say(unit), len(p.Students), p.From.Format(time.DateOnly), p.To.Format(time.DateOnly)),
 		Nodes: nodes}
 }
 
@@ -91,7 +91,7 @@ func missedMark(x, y float64) scene.Node {
 }
 
 // progressChart is one panel: a name, its totals, and the buckets' bars and lines over a baseline.
-func progressChart(class, name, id string, buckets []ProgressFigures, top float64) []scene.Node {
+func progressChart(class string, name scene.Words, id string, buckets []ProgressFigures, top float64) []scene.Node {
 	var total ProgressFigures
 	most := 1
 	for _, b := range buckets {
@@ -110,7 +110,7 @@ func progressChart(class, name, id string, buckets []ProgressFigures, top float6
 	left, right := progressMarginX+18, float64(ProgressPictureWidth)-progressMarginX
 	base := top + 38 + progressChartH
 	children := []scene.Node{
-		scene.Text{X: progressMarginX, Y: top + 12, Size: 13, Bold: true, Text: clip(name, 40)},
+		scene.Said(scene.Text{X: progressMarginX, Y: top + 12, Size: 13, Bold: true}, name, 40),
 		scene.Text{X: progressMarginX, Y: top + 25, Size: 10, Fill: progressFaint, Text: summary},
 		// the scale: the baseline, and the top's value
 		scene.Path{Paint: scene.Paint{Stroke: progressFaint, StrokeWidth: 1}, Steps: []scene.Step{scene.MoveTo(left, base), scene.LineTo(right, base)}},
@@ -167,13 +167,4 @@ func secondsText(ms int64) string {
 		return strconv.FormatFloat(float64(ms)/1000, 'f', 1, 64) + " s"
 	}
 	return strconv.FormatInt((ms+30_000)/60_000, 10) + " min"
-}
-
-// clip shortens a name to n characters.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

@@ -6,7 +6,6 @@ package cards
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
 
 	qrcode "github.com/skip2/go-qrcode"
@@ -70,15 +69,15 @@ func Pages(n int) int { return max(1, (n+PerPage-1)/PerPage) }
 func (p Page) Scene() (*scene.Scene, error) {
 	w, h := p.Paper.Width, p.Paper.Height
 	sc := &scene.Scene{Width: w, Height: h,
-		Title: fmt.Sprintf("Sign-in cards of %s, page %d of %d", p.Classroom, p.Number, p.Of),
-		Desc:  fmt.Sprintf("%d sign-in cards to cut out: each has a student's name, the class code, their personal code and a QR code of their sign-in link.", len(p.Cards)),
+		Title: scene.Say("Sign-in cards of %s, page %d of %d", p.Classroom, p.Number, p.Of),
+		Desc:  scene.Say("%d sign-in cards to cut out: each has a student's name, the class code, their personal code and a QR code of their sign-in link.", len(p.Cards)),
 		// A browser printing the document itself takes the sheet from here: the page has margins of its own.
 		Style: "@page { size: " + p.Paper.PrintWidth + " " + p.Paper.PrintHeight + "; margin: 0 }"}
 	top := float64(margin)
-	sc.Nodes = append(sc.Nodes, scene.Text{Meta: scene.Meta{Class: "heading"}, X: margin, Y: top + 14, Size: 16, Bold: true,
-		Text: "Sign-in cards · " + p.Classroom},
-		scene.Text{Meta: scene.Meta{Class: "page"}, X: w - margin, Y: top + 14, Size: 12, Anchor: scene.End, Fill: "#555555",
-			Text: fmt.Sprintf("page %d of %d · cut along the dashed lines", p.Number, p.Of)})
+	sc.Nodes = append(sc.Nodes, scene.Said(scene.Text{Meta: scene.Meta{Class: "heading"}, X: margin, Y: top + 14, Size: 16, Bold: true},
+		scene.Say("Sign-in cards · %s", p.Classroom), 0),
+		scene.Said(scene.Text{Meta: scene.Meta{Class: "page"}, X: w - margin, Y: top + 14, Size: 12, Anchor: scene.End, Fill: "#555555"},
+			scene.Say("page %d of %d · cut along the dashed lines", p.Number, p.Of), 0))
 	gridTop := top + 28
 	cw := (w - 2*margin) / Columns
 	ch := (h - margin - gridTop) / Rows
@@ -128,7 +127,7 @@ func (c Card) nodes(x, y, w, h float64, signInAt string) (scene.Node, error) {
 	return scene.Group{Meta: scene.Meta{Class: "card", Data: []scene.Attr{scene.D("code", c.Code)}}, Children: []scene.Node{
 		scene.Rect{Meta: scene.Meta{Class: "cut"}, Paint: scene.Paint{Fill: "none", Stroke: "#999999", StrokeWidth: 1, Dash: []float64{6, 4}},
 			X: x, Y: y, W: w, H: h},
-		value("name", y+pad+20, size, string(name)),
+		scene.Said(value("name", y+pad+20, size, "").(scene.Text), scene.Say("%s", string(name)), 0), // as typed, in every language
 		label(y+pad+46, "Class code"),
 		value("class-code", y+pad+68, 18, c.ClassCode),
 		label(y+pad+94, "My code"),

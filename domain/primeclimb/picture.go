@@ -179,16 +179,13 @@ func drawPosition(l domain.Layout, pos domain.Position) (domain.Frame, error) {
 			return domain.Frame{}, fmt.Errorf("prime-climb outcome: %w", err)
 		}
 	}
-	names := make([]string, len(v.Players))
-	for i := range names {
-		names[i] = domain.SeatName(pos.Players, i)
-	}
+	who := domain.SeatsWho(pos.Players, len(v.Players))
 	lk := lookOf(l)
 	f := frameOf(lk, len(v.Players))
-	f.Words = describe(v, last, names)
+	f.Words = describe(v, last, who)
 	f.Nodes = append(f.Nodes, drawLastMove(last)...)
 	f.Nodes = append(f.Nodes, drawPawns(v))
-	f.Nodes = append(f.Nodes, drawPanel(lk, v, last, names, pos.You))
+	f.Nodes = append(f.Nodes, drawPanel(lk, v, last, who, pos.You))
 	return f, nil
 }
 

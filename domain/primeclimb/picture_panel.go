@@ -2,9 +2,7 @@ package primeclimb
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
-	"strings"
 
 	"primegames/domain"
 	"primegames/domain/scene"
@@ -52,59 +50,76 @@ func (p *panel) rect(x, y, w, h float64, paint scene.Paint, meta ...scene.Meta) 
 	p.nodes = append(p.nodes, r)
 }
 
+// said places a line of words, cut to what a line holds at fitSize.
+func (p *panel) said(x, y, size float64, bold bool, w scene.Words, fitSize float64, meta ...scene.Meta) {
+	px, py := p.at(x, y)
+	t := scene.Text{X: px, Y: py, Size: size * p.lk.k, Bold: bold}
+	if len(meta) > 0 {
+		t.Meta = meta[0]
+	}
+	p.nodes = append(p.nodes, scene.Said(t, w, p.holds(fitSize)))
+}
+
+// holds is how many characters a line of the panel holds at a type size.
+func (p *panel) holds(size float64) int { return int(p.width() / (size * 0.56)) }
+
 // width is the panel's width in desktop units.
 func (p *panel) width() float64 { return p.lk.panelW / p.lk.k }
 
-// fit cuts text to about what a line of the panel holds at a type size.
-func (p *panel) fit(text string, size float64) string {
-	most := int(p.width() / (size * 0.56))
-	if r := []rune(text); len(r) > most {
-		return string(r[:most-1]) + "…"
-	}
-	return text
-}
-
-func drawPanel(lk look, v View, last *Outcome, names []string, you *int) scene.Node {
+func drawPanel(lk look, v View, last *Outcome, who []any, you *int) scene.Node {
 	p := &panel{lk: lk}
 	p.text(0, 40, 20, true, "Prime Climb")
-	p.text(0, 68, 15, v.Winner != nil, p.fit(turnLine(v, names), 15), scene.Meta{Class: "turn"})
+	p.said(0, 68, 15, v.Winner != nil, turnLine(v, who), 15, scene.Meta{Class: "turn"})
 	y := seatsTop
 	for _, pl := range v.Players {
-		drawSeat(p, pl, names[pl.Seat], v, y, you != nil && *you == pl.Seat)
+		drawSeat(p, pl, who[pl.Seat], v, y, you != nil && *you == pl.Seat)
 		y += seatRow
 	}
 	drawDice(p, v, y+10)
 	y += 10 + diceRow
 	if last != nil {
-		p.text(0, y+10, 14, true, p.fit(lastHead(last, names)+":", 14+2))
-		for i, line := range lastLines(last, names) {
+		p.said(0, y+10, 14, true, lastHead(last, who), 14+2)
+		for i, line := range lastLines(last, who) {
 			if i == maxLastLines {
 				break
 			}
-			p.text(0, y+30+float64(i)*lastLine, 12, false, p.fit(line, 12), scene.Meta{Class: "last"})
+			p.said(0, y+30+float64(i)*lastLine, 12, false, line, 12, scene.Meta{Class: "last"})
 		}
 	}
 	p.text(0, y+30+lastLine*maxLastLines+14, 12, false, fmt.Sprintf("Deck: %d cards · discard pile: %d", v.DeckSize, len(v.Discard)))
 	return scene.Group{Meta: scene.Meta{ID: "panel"}, Children: p.nodes}
 }
 
-// lastHead is "Last action" with who took it: "Last action (Ada)".
-func lastHead(o *Outcome, names []string) string {
-	if o.Seat != nil && *o.Seat >= 0 && *o.Seat < len(names) {
-		return "Last action (" + names[*o.Seat] + ")"
+// lastHead is "Last action:" with who took it: "Last action (Ada):".
+func lastHead(o *Outcome, who []any) scene.Words {
+	if o.Seat != nil && *o.Seat >= 0 && *o.Seat < len(who) {
+		return scene.Say("Last action (%s):", who[*o.Seat])
 	}
-	return "Last action"
+	return scene.Say("Last action:")
 }
 
-func turnLine(v View, names []string) string {
+// turnFormats are the turn's line in each phase, and the title that names the game with it.
+var turnFormats = map[Phase][2]string{
+	PhaseRoll:    {"Turn %d: %s to roll", "Prime Climb, turn %d: %s to roll"},
+	PhaseMove:    {"Turn %d: %s to move", "Prime Climb, turn %d: %s to move"},
+	PhaseResolve: {"Turn %d: %s to choose for the card", "Prime Climb, turn %d: %s to choose for the card"},
+}
+
+func turnLine(v View, who []any) scene.Words { return turnWords(v, who, 0) }
+
+// turnWords is the turn's line (which 0) or the picture's title (which 1).
+func turnWords(v View, who []any, which int) scene.Words {
 	if v.Winner != nil {
-		return names[*v.Winner] + " won the game!"
+		return scene.Say([2]string{"%s won the game!", "Prime Climb, %s won the game!"}[which], who[*v.Winner])
 	}
-	what := map[Phase]string{PhaseRoll: "to roll", PhaseMove: "to move", PhaseResolve: "to choose for the card"}[v.Phase]
-	return fmt.Sprintf("Turn %d: %s %s", v.TurnNumber, names[v.Seat], what)
+	f, ok := turnFormats[v.Phase]
+	if !ok {
+		f = turnFormats[PhaseRoll]
+	}
+	return scene.Say(f[which], v.TurnNumber, who[v.Seat])
 }
 
-func drawSeat(p *panel, pl PlayerView, name string, v View, y float64, you bool) {
+func drawSeat(p *panel, pl PlayerView, name any, v View, y float64, you bool) {
 	start := len(p.nodes)
 	switch {
 	case v.Winner != nil && *v.Winner == pl.Seat:
@@ -116,22 +131,23 @@ func drawSeat(p *panel, pl PlayerView, name string, v View, y float64, you bool)
 		x, py := p.at(10+float64(i)*20, y-2)
 		p.nodes = append(p.nodes, pawnMark(x, py, p.lk.k, pl.Seat, i, -1))
 	}
-	title := name
+	title := scene.Say("%s", name)
 	if you {
-		title += " (you)"
+		title = scene.Say("%s (you)", name)
 	}
-	p.text(46, y+3, 15, true, p.fit(title, 15+2), scene.Meta{Class: "name"})
-	status := "pawn 0 on " + squareName(pl.Pawns[0]) + " · pawn 1 on " + squareName(pl.Pawns[1])
+	p.said(46, y+3, 15, true, title, 15+2, scene.Meta{Class: "name"})
+	status := scene.Say("pawn 0 on %s · pawn 1 on %s", squareWords(pl.Pawns[0]), squareWords(pl.Pawns[1]))
 	if pl.CursedNext {
-		status += " · cursed next turn"
+		status = scene.Say("%s · cursed next turn", status)
 	}
-	p.text(0, y+24, 12, false, p.fit(status, 12))
+	p.said(0, y+24, 12, false, status, 12)
 	x := 0.0
 	for _, k := range pl.Keepers {
 		label := CardLabel(k.Card)
 		width := 12 + 7.5*float64(len([]rune(label)))
 		p.rect(x, y+31, width, 18, scene.Paint{Fill: "#ffffff", Stroke: "#8e5bb5", StrokeWidth: 1}, scene.Meta{Class: "keeper", Data: []scene.Attr{scene.D("card", string(k.Card))}})
-		p.text(x+6, y+44, 12, false, label)
+		px, py := p.at(x+6, y+44)
+		p.nodes = append(p.nodes, scene.Said(scene.Text{X: px, Y: py, Size: 12 * p.lk.k}, cardWords(k.Card), 0))
 		x += width + 6
 	}
 	seat := scene.Group{Meta: scene.Meta{Class: "seat", Data: []scene.Attr{scene.D("seat", strconv.Itoa(pl.Seat))}}, Children: append([]scene.Node{}, p.nodes[start:]...)}
@@ -165,101 +181,96 @@ func drawDice(p *panel, v View, y float64) {
 	p.nodes = append(p.nodes[:start], scene.Group{Meta: scene.Meta{ID: "dice"}, Children: append([]scene.Node{}, p.nodes[start:]...)})
 }
 
-// seatWords finds "seat 2" (and "seat 2's") in the domain's own texts, to say the name instead.
-var seatWords = regexp.MustCompile(`seat (\d+)`)
-
-func named(text string, names []string) string {
-	return seatWords.ReplaceAllStringFunc(text, func(m string) string {
-		n, _ := strconv.Atoi(m[len("seat "):])
-		if n < len(names) {
-			return names[n]
-		}
-		return m
-	})
-}
-
-func lastLines(o *Outcome, names []string) []string {
-	var lines []string
+// lastLines tells the last action, its seats named (the domain's own sentences say "seat 2").
+func lastLines(o *Outcome, who []any) []scene.Words {
+	var lines []scene.Words
 	if len(o.Dice) > 0 {
-		lines = append(lines, "rolled "+joinInts(o.Dice))
+		lines = append(lines, scene.Say("rolled %s", joinInts(o.Dice)))
 	}
 	for _, st := range o.Steps {
 		if st.Equation == "" {
 			continue
 		}
-		line := named(st.Equation, names)
+		line := scene.Say("%s", scene.Sentence{Text: st.Equation, Names: who})
 		if st.Pawn != nil && st.TargetSeat == nil {
-			line = "pawn " + strconv.Itoa(*st.Pawn) + ": " + line
+			line = scene.Say("pawn %d: %s", *st.Pawn, line)
 		}
 		lines = append(lines, line)
 	}
-	bumped := func(b Bump) string {
-		return fmt.Sprintf("bumped %s's pawn %d from %d to Start", domain.SeatName(names, b.Seat), b.Pawn, b.From)
+	bumped := func(b Bump) scene.Words {
+		var name any = scene.Say("Player %d", b.Seat+1)
+		if b.Seat >= 0 && b.Seat < len(who) {
+			name = who[b.Seat]
+		}
+		return scene.Say("bumped %s's pawn %d from %d to Start", name, b.Pawn, b.From)
 	}
 	for _, b := range o.Bumps {
 		lines = append(lines, bumped(b))
 	}
 	if d := o.Draw; d != nil {
 		if d.Effect != "" {
-			lines = append(lines, named(d.Effect, names))
+			lines = append(lines, scene.Say("%s", scene.Sentence{Text: d.Effect, Names: who}))
 		}
 		for _, b := range d.Bumps {
 			lines = append(lines, bumped(b))
 		}
 	}
 	if o.Action == "start" {
-		lines = append(lines, "the game began")
+		lines = append(lines, scene.Say("the game began"))
 	}
 	return lines
 }
 
-func squareName(n int) string {
+// squareWords is a square in words: "Start", "Home (101)" or its number.
+func squareWords(n int) any {
 	switch n {
 	case Start:
-		return "Start"
+		return scene.Say("Start")
 	case Home:
-		return "Home (101)"
+		return scene.Say("Home (101)")
 	}
 	return strconv.Itoa(n)
 }
 
 // CardLabel is a Prime Card as a picture names it: "±5", "Send to Start".
-func CardLabel(c Card) string {
-	if n, ok := plusMinusValue(c); ok {
-		return "±" + strconv.Itoa(n)
-	}
-	s := strings.ReplaceAll(string(c), "_", " ")
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
+func CardLabel(c Card) string { return c.Title() }
 
 // describe says the position in words.
-func describe(v View, last *Outcome, names []string) domain.Words {
-	turn := turnLine(v, names)
-	title := "Prime Climb, " + strings.ToLower(turn[:1]) + turn[1:]
-	var b strings.Builder
+func describe(v View, last *Outcome, who []any) domain.Words {
+	var desc []scene.Words
 	for _, p := range v.Players {
-		fmt.Fprintf(&b, "%s: pawn 0 on %s, pawn 1 on %s", names[p.Seat], squareName(p.Pawns[0]), squareName(p.Pawns[1]))
-		if len(p.Keepers) > 0 {
-			labels := make([]string, len(p.Keepers))
-			for i, k := range p.Keepers {
-				labels[i] = CardLabel(k.Card)
-			}
-			b.WriteString(", holding " + strings.Join(labels, ", "))
+		if len(p.Keepers) == 0 {
+			desc = append(desc, scene.Say("%s: pawn 0 on %s, pawn 1 on %s.", who[p.Seat], squareWords(p.Pawns[0]), squareWords(p.Pawns[1])))
+			continue
 		}
-		b.WriteString(". ")
+		cards := make([]scene.Words, len(p.Keepers))
+		for i, k := range p.Keepers {
+			cards[i] = cardWords(k.Card)
+		}
+		desc = append(desc, scene.Say("%s: pawn 0 on %s, pawn 1 on %s, holding %s.", who[p.Seat], squareWords(p.Pawns[0]), squareWords(p.Pawns[1]), scene.Join(", ", cards...)))
 	}
 	if len(v.Dice) > 0 {
-		b.WriteString("Dice: " + joinInts(v.Dice) + ". ")
+		desc = append(desc, scene.Say("Dice: %s.", joinInts(v.Dice)))
 	}
 	if last != nil {
-		if lines := lastLines(last, names); len(lines) > 0 {
-			b.WriteString(lastHead(last, names) + ": " + strings.Join(lines, "; ") + ".")
+		if lines := lastLines(last, who); len(lines) > 0 {
+			if o := last.Seat; o != nil && *o >= 0 && *o < len(who) {
+				desc = append(desc, scene.Say("Last action (%s): %s.", who[*o], scene.Join("; ", lines...)))
+			} else {
+				desc = append(desc, scene.Say("Last action: %s.", scene.Join("; ", lines...)))
+			}
 		}
 	}
-	return domain.Words{Title: title, Desc: strings.TrimSpace(b.String())}
+	return domain.Words{Title: turnWords(v, who, 1), Desc: scene.Join(" ", desc...)}
+}
+
+// cardWords is a Prime Card's name in words: "±5" as it is, "Send to Start" said in the reader's
+// language.
+func cardWords(c Card) scene.Words {
+	if _, ok := plusMinusValue(c); ok {
+		return scene.Say("%s", c.Title())
+	}
+	return scene.Say(c.Title())
 }
 
 // legendFrame is the board alone with the legend of its colours, in the panel's place.

@@ -48,7 +48,7 @@ func still(t testing.TB, l domain.Layout, pos domain.Position) (*scene.Scene, sv
 
 func TestBoardPictureColoursEverySquareAsTheBoardReference(t *testing.T) {
 	for _, l := range domain.Layouts {
-		s, ok := Kind.Picture.BoardAlone(l, "The Prime Climb board", "test")
+		s, ok := Kind.Picture.BoardAlone(l, scene.Say("The Prime Climb board"), scene.Say("test"))
 		if !ok {
 			t.Fatal("Prime Climb has no board picture")
 		}
@@ -269,7 +269,7 @@ func TestReplayShowsEveryStepInTurnWithItsCounter(t *testing.T) {
 	for i, step := range steps {
 		positions[i] = positionOf(t, step, domain.Full, int64(i))
 	}
-	doc, err := Kind.Picture.Replay(domain.Desktop, "A replay of Ann and Bob", positions, 1.5)
+	doc, err := Kind.Picture.Replay(domain.Desktop, scene.Say("A replay of Ann and Bob"), positions, 1.5)
 	if err != nil {
 		t.Fatal(err)
 	}

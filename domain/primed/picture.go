@@ -59,10 +59,7 @@ func drawTable(l domain.Layout, pos domain.Position) (domain.Frame, error) {
 			return domain.Frame{}, fmt.Errorf("primed outcome: %w", err)
 		}
 	}
-	names := make([]string, v.Seats)
-	for i := range names {
-		names[i] = domain.SeatName(pos.Players, i)
-	}
+	who := domain.SeatsWho(pos.Players, v.Seats)
 	t := spreadOf(l)
 	k := t.k
 	f := domain.Frame{Width: t.width, Height: t.handsY + float64(v.Seats)*t.handRow + 12*k, Background: background,
@@ -80,13 +77,13 @@ func drawTable(l domain.Layout, pos domain.Position) (domain.Frame, error) {
 		headY = 66 * k // the phone: under the title
 	}
 	text(t.headX, headY, 15, false, fmt.Sprintf("Round %d of %d · target: %s", v.Round, v.Options.Rounds, v.Options.Target))
-	if won := winners(v, names); won != "" {
+	if won := winners(v, who); !won.Zero() {
 		f.Nodes = append(f.Nodes, scene.Group{Meta: scene.Meta{Class: "winner"}, Children: []scene.Node{
 			scene.Rect{Paint: scene.Paint{Fill: "#fde68a", Stroke: "#d97706", StrokeWidth: 2}, X: 16, Y: headY + 10*k, W: t.width - 32, H: 38 * k, RX: 8},
-			scene.Text{X: 28, Y: headY + 38*k, Size: 24 * k, Bold: true, Text: won},
+			scene.Said(scene.Text{X: 28, Y: headY + 38*k, Size: 24 * k, Bold: true}, won, 0),
 		}})
 	} else {
-		text(24, headY+34*k, 15, true, status(v, names), scene.Meta{Class: "status"})
+		f.Nodes = append(f.Nodes, scene.Said(scene.Text{Meta: scene.Meta{Class: "status"}, X: 24, Y: headY + 34*k, Size: 15 * k, Bold: true}, status(v, who), 0))
 	}
 
 	piles := scene.Group{Meta: scene.Meta{ID: "piles"}}
@@ -106,63 +103,70 @@ func drawTable(l domain.Layout, pos domain.Position) (domain.Frame, error) {
 		if t.roundsX > t.lastX {
 			room = t.roundsX - t.lastX - 12 // the desktop: up to the scores
 		}
-		for i, line := range lastLines(last, names) {
+		for i, line := range lastLines(last, who) {
 			if i == maxLines {
 				break
 			}
-			text(t.lastX, t.lastY+float64(i)*22*k, 13, false, fitTo(line, room, 13*k), scene.Meta{Class: "last"})
+			f.Nodes = append(f.Nodes, scene.Said(scene.Text{Meta: scene.Meta{Class: "last"}, X: t.lastX, Y: t.lastY + float64(i)*22*k, Size: 13 * k}, line, lineHolds(room, 13*k)))
 		}
 	}
-	f.Nodes = append(f.Nodes, drawRounds(t, v, names)...)
+	f.Nodes = append(f.Nodes, drawRounds(t, v, who)...)
 
 	text(24, t.handsY-14*k, 14, true, "Hands")
 	f.Nodes = append(f.Nodes, scene.Text{X: t.width - 24, Y: t.handsY - 14*k, Size: 12 * k, Anchor: scene.End, Text: "score so far"})
 	for _, h := range v.Hands {
 		you := pos.You != nil && *pos.You == h.Seat
-		f.Nodes = append(f.Nodes, drawHand(t, v, h, names[h.Seat], t.handsY+float64(h.Seat)*t.handRow, you))
+		f.Nodes = append(f.Nodes, drawHand(t, v, h, who[h.Seat], t.handsY+float64(h.Seat)*t.handRow, you))
 	}
-	f.Words = describe(v, last, names)
+	f.Words = describe(v, last, who)
 	return f, nil
 }
 
-// winners is "Ann won!" or "Ann and Bob won!" once the game is over, "" before.
-func winners(v View, names []string) string {
+// winners is "Ann won!" or "Ann and Bob won!" once the game is over, nothing before.
+func winners(v View, who []any) scene.Words {
 	if v.Phase != PhaseFinished || len(v.Scores.Winners) == 0 {
-		return ""
+		return scene.Words{}
 	}
-	won := make([]string, len(v.Scores.Winners))
+	won := make([]scene.Words, len(v.Scores.Winners))
 	for i, s := range v.Scores.Winners {
-		won[i] = names[s]
+		won[i] = scene.Say("%s", who[s])
 	}
-	return strings.Join(won, " and ") + " won!"
+	if len(won) == 1 {
+		return scene.Say("%s won!", won[0])
+	}
+	return scene.Say("%s won!", scene.Say("%s and %s", scene.Join(", ", won[:len(won)-1]...), won[len(won)-1]))
 }
 
-func status(v View, names []string) string {
+func status(v View, who []any) scene.Words {
 	switch {
 	case len(v.ToAct) > 0 && v.Phase == PhaseDrawn:
-		return names[v.ToAct[0]] + " drew a playable card: play it or keep it"
+		return scene.Say("%s drew a playable card: play it or keep it", who[v.ToAct[0]])
 	case len(v.ToAct) > 0:
-		return names[v.ToAct[0]] + " to play"
+		return scene.Say("%s to play", who[v.ToAct[0]])
 	}
-	return ""
+	return scene.Words{}
 }
 
 // drawRounds is the spread of the last rounds' scores, one column per player, with the totals.
-func drawRounds(t spread, v View, names []string) []scene.Node {
+func drawRounds(t spread, v View, who []any) []scene.Node {
 	k := t.k
 	g := scene.Group{Meta: scene.Meta{Class: "rounds"}}
 	colW := (t.width - t.roundsX - 24 - 70*k) / float64(max(v.Seats, 1))
 	into := &g.Children
-	cell := func(col int, y float64, s string, bold bool) {
+	cell := func(col int, y float64, s any, bold bool) {
 		x := t.roundsX
 		if col >= 0 {
 			x += 70*k + float64(col)*colW
 		}
-		*into = append(*into, scene.Text{X: x, Y: y, Size: 12 * k, Bold: bold, Text: fitTo(s, colW-4, 12*k)})
+		w, ok := s.(scene.Words)
+		if !ok {
+			w = scene.Say("%s", s) // a name or a number, as it is
+		}
+		*into = append(*into, scene.Said(scene.Text{X: x, Y: y, Size: 12 * k, Bold: bold}, w, lineHolds(colW-4, 12*k)))
 	}
 	y := t.roundsY
-	cell(-1, y, "Scores", true)
-	for seat, name := range names {
+	cell(-1, y, scene.Say("Scores"), true)
+	for seat, name := range who {
 		cell(seat, y, name, true)
 	}
 	rounds := v.Scores.Rounds
@@ -173,15 +177,15 @@ func drawRounds(t spread, v View, names []string) []scene.Node {
 		y += 20 * k
 		row := scene.Group{Meta: scene.Meta{Class: "round", Data: []scene.Attr{scene.D("round", strconv.Itoa(r.Round))}}}
 		into = &row.Children
-		cell(-1, y, "round "+strconv.Itoa(r.Round), false)
+		cell(-1, y, scene.Say("round %d", r.Round), false)
 		for seat, s := range r.Scores {
 			cell(seat, y, strconv.Itoa(s), false)
 		}
 		g.Children, into = append(g.Children, row), &g.Children
 	}
 	y += 20 * k
-	cell(-1, y, "total", true)
-	for seat := range names {
+	cell(-1, y, scene.Say("total"), true)
+	for seat := range who {
 		total := 0
 		if seat < len(v.Scores.Totals) {
 			total = v.Scores.Totals[seat]
@@ -191,16 +195,10 @@ func drawRounds(t spread, v View, names []string) []scene.Node {
 	return []scene.Node{g}
 }
 
-// fitTo cuts s to about what width holds at a type size.
-func fitTo(s string, width, size float64) string {
-	most := max(int(width/(size*0.52)), 2)
-	if r := []rune(s); len(r) > most {
-		return string(r[:most-1]) + "…"
-	}
-	return s
-}
+// lineHolds is about how many characters width holds at a type size.
+func lineHolds(width, size float64) int { return max(int(width/(size*0.52)), 2) }
 
-func drawHand(t spread, v View, h HandView, name string, y float64, you bool) scene.Node {
+func drawHand(t spread, v View, h HandView, name any, y float64, you bool) scene.Node {
 	k := t.k
 	meta := scene.Meta{Class: "hand", Data: []scene.Attr{scene.D("seat", strconv.Itoa(h.Seat)), scene.D("size", strconv.Itoa(h.Size))}}
 	if you {
@@ -213,9 +211,9 @@ func drawHand(t spread, v View, h HandView, name string, y float64, you bool) sc
 	case you:
 		g.Children = append(g.Children, scene.Rect{Paint: scene.Paint{Fill: "#f4fbf5", Stroke: "#3daa5a", StrokeWidth: 1}, X: 16, Y: y - 4*k, W: t.width - 32, H: t.handRow - 2*k, RX: 8})
 	}
-	label := name
+	label := scene.Say("%s", name)
 	if you {
-		label += " (you)"
+		label = scene.Say("%s (you)", name)
 	}
 	width := t.cardsX - 24 - 70*k
 	if t.cardsDY > 0 {
@@ -226,7 +224,7 @@ func drawHand(t spread, v View, h HandView, name string, y float64, you bool) sc
 		total = v.Scores.Totals[h.Seat]
 	}
 	g.Children = append(g.Children,
-		scene.Text{Meta: scene.Meta{Class: "name"}, X: 24, Y: y + 20*k, Size: 15 * k, Bold: true, Text: fitTo(label, width, 15*k)},
+		scene.Said(scene.Text{Meta: scene.Meta{Class: "name"}, X: 24, Y: y + 20*k, Size: 15 * k, Bold: true}, label, lineHolds(width, 15*k)),
 		scene.Text{X: 24, Y: y + 38*k, Size: 12 * k, Text: cards(h.Size)},
 		scene.Text{Meta: scene.Meta{Class: "total"}, X: t.width - 24, Y: y + 28*k, Size: 16 * k, Bold: true, Anchor: scene.End, Text: strconv.Itoa(total)})
 	cardsY := y + 2*k + t.cardsDY*k
@@ -270,43 +268,55 @@ func drawBack(x, y, k float64, seat int) scene.Node {
 
 // lastLines tells the last action as its redacted outcome has it: a drawn card's value only when the
 // viewer may see it.
-func lastLines(o *Outcome, names []string) []string {
-	var lines []string
+func lastLines(o *Outcome, who []any) []scene.Words {
+	seat := func(n int) any {
+		if n >= 0 && n < len(who) {
+			return who[n]
+		}
+		return scene.Say("Player %d", n+1)
+	}
+	var lines []scene.Words
 	if p := o.Played; p != nil {
-		lines = append(lines, names[p.Seat]+" played: "+p.Equation)
+		lines = append(lines, scene.Say("%s played: %s", seat(p.Seat), scene.Sentence{Text: p.Equation}))
 	}
 	if r := o.Reshuffled; r != nil {
-		lines = append(lines, fmt.Sprintf("The Primed pile was shuffled into a new draw pile of %d cards.", r.Cards))
+		lines = append(lines, scene.Say("The Primed pile was shuffled into a new draw pile of %d cards.", r.Cards))
 	}
 	if d := o.Drew; d != nil {
 		if d.Card != 0 {
-			lines = append(lines, fmt.Sprintf("%s drew a %d.", names[d.Seat], d.Card))
+			lines = append(lines, scene.Say("%s drew a %d.", seat(d.Seat), d.Card))
 		} else {
-			lines = append(lines, names[d.Seat]+" drew a card.")
+			lines = append(lines, scene.Say("%s drew a card.", seat(d.Seat)))
 		}
 	}
 	if p := o.Passed; p != nil {
-		lines = append(lines, names[p.Seat]+" passed.")
+		lines = append(lines, scene.Say("%s passed.", seat(p.Seat)))
 	}
 	if r := o.RoundEnded; r != nil {
-		scores := make([]string, len(r.Scores))
-		for seat, s := range r.Scores {
-			scores[seat] = fmt.Sprintf("%s %d", domain.SeatName(names, seat), s)
+		scores := make([]scene.Words, len(r.Scores))
+		for n, s := range r.Scores {
+			scores[n] = scene.Say("%s %d", seat(n), s)
 		}
-		lines = append(lines, fmt.Sprintf("Round %d ended (%s): %s.", r.Round, strings.ReplaceAll(r.Ending, "_", " "), strings.Join(scores, ", ")))
+		format := "Round %d ended (blocked): %s."
+		if r.Ending == EndWentOut {
+			format = "Round %d ended (went out): %s."
+		}
+		lines = append(lines, scene.Say(format, r.Round, scene.Join(", ", scores...)))
 	}
 	if d := o.Dealt; d != nil {
-		lines = append(lines, fmt.Sprintf("Round %d was dealt; the first top card is %d.", d.Round, d.Top))
+		lines = append(lines, scene.Say("Round %d was dealt; the first top card is %d.", d.Round, d.Top))
 	}
 	return lines
 }
 
 // cards is "1 card" or "n cards".
-func cards(n int) string {
+func cards(n int) string { return cardWords(n).String() }
+
+func cardWords(n int) scene.Words {
 	if n == 1 {
-		return "1 card"
+		return scene.Say("1 card")
 	}
-	return strconv.Itoa(n) + " cards"
+	return scene.Say("%d cards", n)
 }
 
 func joinInts(v []int) string {
@@ -317,32 +327,30 @@ func joinInts(v []int) string {
 	return strings.Join(parts, ", ")
 }
 
-func describe(v View, last *Outcome, names []string) domain.Words {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Top card %d; draw pile %s; Primed pile %s. ", v.Top, cards(v.DrawPileSize), cards(len(v.PrimedPile)))
+func describe(v View, last *Outcome, who []any) domain.Words {
+	desc := []scene.Words{scene.Say("Top card %d; draw pile %s; Primed pile %s.", v.Top, cardWords(v.DrawPileSize), cardWords(len(v.PrimedPile)))}
 	for _, h := range v.Hands {
 		total := 0
 		if h.Seat < len(v.Scores.Totals) {
 			total = v.Scores.Totals[h.Seat]
 		}
-		fmt.Fprintf(&b, "%s (score so far %d): ", names[h.Seat], total)
 		if h.Cards != nil {
-			b.WriteString("hand " + joinInts(h.Cards) + ". ")
+			desc = append(desc, scene.Say("%s (score so far %d): hand %s.", who[h.Seat], total, joinInts(h.Cards)))
 		} else {
-			b.WriteString(cards(h.Size) + " face down. ")
+			desc = append(desc, scene.Say("%s (score so far %d): %s face down.", who[h.Seat], total, cardWords(h.Size)))
 		}
 	}
 	if v.DrawnCard != 0 {
-		fmt.Fprintf(&b, "Drawn card: %d. ", v.DrawnCard)
+		desc = append(desc, scene.Say("Drawn card: %d.", v.DrawnCard))
 	}
 	if last != nil {
-		b.WriteString(strings.Join(lastLines(last, names), " "))
+		desc = append(desc, lastLines(last, who)...)
 	}
-	head := fmt.Sprintf("round %d of %d", v.Round, v.Options.Rounds)
-	if won := winners(v, names); won != "" {
-		head += ", " + won
-	} else if s := status(v, names); s != "" {
-		head += ", " + s
+	title := scene.Say("Primed, round %d of %d", v.Round, v.Options.Rounds)
+	if won := winners(v, who); !won.Zero() {
+		title = scene.Say("Primed, round %d of %d, %s", v.Round, v.Options.Rounds, won)
+	} else if s := status(v, who); !s.Zero() {
+		title = scene.Say("Primed, round %d of %d, %s", v.Round, v.Options.Rounds, s)
 	}
-	return domain.Words{Title: "Primed, " + head, Desc: strings.TrimSpace(b.String())}
+	return domain.Words{Title: title, Desc: scene.Join(" ", desc...)}
 }

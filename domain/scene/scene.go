@@ -15,7 +15,8 @@ import (
 // Scene is a whole picture.
 type Scene struct {
 	Width, Height float64
-	Title, Desc   string
+	// Title and Desc are the picture in words, for <title> and <desc> (what a screen reader reads).
+	Title, Desc Words
 	// Style is CSS for the SVG only (a replay's animation); the raster ignores it.
 	Style string
 	Nodes []Node
@@ -115,6 +116,27 @@ type Text struct {
 	Centred bool
 	Fill    string // "" is dark grey
 	Text    string
+	// Words, when set, are Text in parts (Text is their English, perhaps cut short): a reader of
+	// another language gets them said from translated parts, and a name in them as typed. Fit,
+	// when above 0, is how many characters the line holds: a longer saying is cut with "…".
+	Words Words
+	Fit   int
+}
+
+// Said is a line of text from its words, cut to fit characters when fit is above 0: Text is their
+// English.
+func Said(t Text, w Words, fit int) Text {
+	t.Words, t.Fit = w, fit
+	t.Text = Cut(w.String(), fit)
+	return t
+}
+
+// Cut is s cut to n characters, its last one "…", when it is longer and n is above 0.
+func Cut(s string, n int) string {
+	if r := []rune(s); n > 0 && len(r) > n {
+		return string(r[:max(n-1, 0)]) + "…"
+	}
+	return s
 }
 
 // Frozen is a part of a scene that never changes (a board under every position): its SVG is

@@ -16,7 +16,7 @@ func (s *Scene) SVG() []byte {
 
 // Begin starts the scene's SVG document, without its nodes: a caller writes them (Write) in parts.
 func (s *Scene) Begin() *svg.Writer {
-	return svg.Document(s.Width, s.Height, s.Title, s.Desc, s.Style)
+	return svg.Document(s.Width, s.Height, s.Title.String(), s.Desc.String(), s.Style)
 }
 
 // Write writes nodes as SVG elements.

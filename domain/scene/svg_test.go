@@ -8,7 +8,7 @@ import (
 )
 
 func TestTheSVGCarriesWhatTheSceneSaysAndMeans(t *testing.T) {
-	s := &Scene{Width: 100, Height: 50, Title: "t", Desc: "d", Nodes: []Node{
+	s := &Scene{Width: 100, Height: 50, Title: Say("t"), Desc: Say("d"), Nodes: []Node{
 		Group{Meta: Meta{Class: "pawn you", ID: "p", Data: []Attr{D("seat", "1")}}, Children: []Node{
 			Circle{Paint: Paint{Fill: "#ff0000", Stroke: "#000000", StrokeWidth: 2}, CX: 10, CY: 20, R: 5},
 			Text{X: 10, Y: 20, Size: 12, Bold: true, Anchor: Middle, Centred: true, Text: "0 & <1>"},

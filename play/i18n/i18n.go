@@ -25,6 +25,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
@@ -442,6 +443,8 @@ func rewrite(format string) string {
 	})
 }
 
+func hasLetter(s string) bool { return strings.IndexFunc(s, unicode.IsLetter) >= 0 }
+
 // pattern is an id read as a pattern over the sentences it makes.
 type pattern struct {
 	id             string
@@ -457,7 +460,9 @@ func compilePatterns(ids []string) []*pattern {
 	var out []*pattern
 	for _, id := range ids {
 		locs := verb.FindAllStringSubmatchIndex(id, -1)
-		if len(locs) == 0 {
+		if len(locs) == 0 || !hasLetter(verb.ReplaceAllString(id, "")) {
+			// An id of placeholders and punctuation only ("%s: %s") is said (Lang.Say), never
+			// matched: it would match nearly anything.
 			continue
 		}
 		var b strings.Builder

@@ -3,6 +3,7 @@ package i18n_test
 import (
 	"testing"
 
+	"primegames/domain/scene"
 	"primegames/play/i18n"
 )
 
@@ -75,6 +76,36 @@ func TestComposedSentences(t *testing.T) {
 	} {
 		if got := i18n.Of(tc.lang).Text(tc.in); got != tc.want {
 			t.Errorf("%s: %q\n got %q\nwant %q", tc.lang, tc.in, got, tc.want)
+		}
+	}
+}
+
+// A picture's words are said from their parts: names as typed, and the seats of the domain's own
+// sentences named after the sentence is translated, as each language writes them.
+func TestSayNamesSeats(t *testing.T) {
+	t.Parallel()
+	names := []any{"Ana", "Start", scene.Say("Player %d", 3)}
+	for _, tc := range []struct {
+		lang string
+		in   scene.Words
+		want string
+	}{
+		{"es", scene.Say("%s", scene.Sentence{Text: "you take Curse from seat 1", Names: names}), "te llevas Maldición de Start"},
+		{"fr", scene.Say("%s", scene.Sentence{Text: "you take Curse from seat 0", Names: names}), "tu prends Malédiction à Ana"},
+		{"fr", scene.Say("%s", scene.Sentence{Text: "pawn 0 (on 5) trades places with pawn 1 of seat 0 (on 9)", Names: names}),
+			"le pion 0 (sur 5) échange sa place avec le pion 1 d’Ana (sur 9)"},
+		{"fr", scene.Say("%s", scene.Sentence{Text: "seat 2 may only subtract or divide with the dice on their next turn", Names: names}),
+			"Joueur 3 ne peut que soustraire ou diviser avec les dés à son prochain tour"},
+		{"de", scene.Say("Last action (%s): %s.", "Start", scene.Join("; ", scene.Say("rolled %s", "3, 5"), scene.Say("the game began"))),
+			"Letzter Zug (Start): hat 3, 5 gewürfelt; das Spiel hat begonnen."},
+		{"pt-BR", scene.Say("%s", scene.Sentence{Text: "pawn 1 of seat 1: 45 → 0 (Start)", Names: names}), "peão 1 de Start: 45 → 0 (Início)"},
+		{"es", scene.Say("Primed, round %d of %d, %s", 1, 4, scene.Say("%s to play", "Primed")), "Primed, ronda 1 de 4: le toca jugar a Primed"},
+		{"es", scene.Names("Ana", "Start", "Primed"), "Ana, Start y Primed"},
+		{"fr", scene.Join("; ", scene.Say("%s", "Ana"), scene.Say("%s", "Bea"), scene.Say("%s", "Cy")), "Ana ; Bea ; Cy"},
+		{"en", scene.Say("%s", scene.Sentence{Text: "you take Curse from seat 1", Names: names}), "you take Curse from Start"},
+	} {
+		if got := i18n.Of(tc.lang).Say(tc.in); got != tc.want {
+			t.Errorf("%s: %q\n got %q\nwant %q", tc.lang, tc.in.String(), got, tc.want)
 		}
 	}
 }

@@ -7,14 +7,15 @@ import (
 	"primegames/domain/scene"
 )
 
-// Scene is sc with its title, description and every line of text said in l: a new scene when
+// Scene is sc with its title and description said in l from their parts (Say), and every line of
+// its text read back through the catalog (Text): a new scene when
 // anything changed, sc itself when l is English. A frozen part whose words change is frozen anew.
 func (l *Lang) Scene(sc *scene.Scene) *scene.Scene {
 	if l == nil || l.English() || sc == nil {
 		return sc
 	}
 	out := *sc
-	out.Title, out.Desc = l.Text(sc.Title), l.Text(sc.Desc)
+	out.Title, out.Desc = scene.Say("%s", l.Say(sc.Title)), scene.Say("%s", l.Say(sc.Desc))
 	out.Nodes, _ = l.nodes(sc.Nodes)
 	return &out
 }
@@ -42,6 +43,8 @@ func (l *Lang) node(n scene.Node) (scene.Node, bool) {
 	case scene.Text:
 		var t string
 		switch classes := strings.Fields(n.Class); {
+		case !n.Words.Zero():
+			t = scene.Cut(l.Say(n.Words), n.Fit)
 		case slices.Contains(classes, "class-code"), slices.Contains(classes, "sign-in-code"):
 			return n, false
 		case slices.Contains(classes, "name"):
