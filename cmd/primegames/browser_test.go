@@ -947,3 +947,131 @@ func call(t *testing.T, method, url, token, body string, out any) {
 		}
 	}
 }
+
+// choose picks an option of a select (a combobox) from the keyboard, as a child would: focus, then
+// type the option's first letters.
+func (p *page) choose(role, name, option string, scope ...chromedp.QueryOption) {
+	p.t.Helper()
+	sel := append([]chromedp.QueryOption{byRole(role, name)}, scope...)
+	act(p, chromedp.SendKeys("", option, sel...), fmt.Sprintf("choose %q in %s %q", option, role, name))
+	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	defer cancel()
+	for _, n := range p.axNow(ctx, role, name) {
+		var value string
+		if n.Value != nil && jsonv2.Unmarshal(n.Value.Value, &value) == nil && value == option {
+			return
+		}
+	}
+	p.failed()
+	p.t.Fatalf("%s: %q is not chosen in %s %q", p.who, option, role, name)
+}
+
+func TestBrowserChildPlaysPrimedAgainstTheComputerOnAPhone(t *testing.T) {
+	t.Parallel()
+	chromium, axe := browserNeeds(t)
+	base := startApp(t)
+	browser := startBrowser(t, chromium)
+
+	ada := newPage(t, browser, "Ada", base, axe, 360)
+	ada.open("/app/")
+	versus := ada.within("form", "Play against the computer")
+	ada.fill("textbox", "Your name", "Ada", versus)
+	ada.choose("combobox", "Game", "Primed", versus)
+	ada.click("button", "Play against the computer", versus)
+	ada.waitUntil(30*time.Second, "the game page", func() bool {
+		s := ada.status()
+		return strings.HasPrefix(s, "Your turn") || strings.HasPrefix(s, "Waiting for")
+	})
+	act(ada, chromedp.WaitVisible("", byRole("heading", "Primed")), "the game's heading")
+	act(ada, chromedp.WaitVisible("", byRole("image", "")), "the position's picture")
+
+	// Her hand: seven cards, each a button named by its value; the ones she cannot play now say so.
+	ada.waitUntil(30*time.Second, "Ada's hand", func() bool { return ada.has("list", "Your cards") })
+	ctx, cancel := context.WithTimeout(ada.ctx, 10*time.Second)
+	hand := ada.axNow(ctx, "button", "", "list", "Your cards")
+	cancel()
+	if len(hand) != 7 {
+		t.Errorf("Ada's hand: %d cards", len(hand))
+	}
+	for _, card := range hand {
+		if name := axName(card); !strings.HasPrefix(name, "Card ") {
+			t.Errorf("a card named %q", name)
+		}
+	}
+	ada.waitUntil(30*time.Second, "Ada's turn", func() bool { return strings.HasPrefix(ada.status(), "Your turn") })
+	ada.audit("a Primed game")
+	ada.screenshot("primed")
+
+	// Her first turn: she taps a card that makes a prime, and it leaves her hand; when none does,
+	// the moves offer a draw.
+	ctx, cancel = context.WithTimeout(ada.ctx, 10*time.Second)
+	var playable []*accessibility.Node
+	for _, card := range ada.axNow(ctx, "button", "", "list", "Your cards") {
+		if !axDisabled(card) {
+			playable = append(playable, card)
+		}
+	}
+	if len(playable) == 0 {
+		act(ada, chromedp.WaitVisible("", byRole("button", "Draw a card"), ada.within("list", "Moves")), "the draw")
+	} else if err := ada.clickNow(ctx, playable[0]); err != nil {
+		t.Fatalf("tapping %s: %v", axName(playable[0]), err)
+	} else {
+		ada.waitUntil(30*time.Second, axName(playable[0])+" played", func() bool {
+			return len(ada.axNow(ada.ctx, "button", "", "list", "Your cards")) == 6
+		})
+	}
+	cancel()
+
+	// She plays to the end: a card from her hand when one makes a prime, else "Draw a card" from
+	// the list of moves, and after a draw the card or "Keep the drawn card".
+	playToTheEnd(t, 5*time.Minute, ada)
+	act(ada, chromedp.WaitVisible("", byRole("button", "Rematch")), "the Rematch button")
+	ada.audit("a Primed game's end")
+	ada.screenshot("primed-end")
+
+	// A rematch against the computer starts at once, Primed again.
+	ada.click("button", "Rematch")
+	ada.waitUntil(30*time.Second, "the rematch", func() bool {
+		s := ada.status()
+		return strings.HasPrefix(s, "Your turn") || strings.HasPrefix(s, "Waiting for")
+	})
+	act(ada, chromedp.WaitVisible("", byRole("heading", "Primed")), "the rematch's heading")
+	ada.noConsoleErrors()
+}
+
+func TestBrowserTwoClassmatesPlayPrimed(t *testing.T) {
+	t.Parallel()
+	chromium, axe := browserNeeds(t)
+	base := startApp(t)
+	browser := startBrowser(t, chromium)
+
+	ada := newPage(t, browser, "Ada", base, axe, 1280)
+	ada.open("/app/")
+	open := ada.within("form", "Play with a classmate")
+	ada.fill("textbox", "Your name", "Ada", open)
+	ada.choose("combobox", "Game", "Primed", open)
+	ada.click("button", "Open a game", open)
+	code := strings.TrimSpace(ada.text("status", "Invite code"))
+
+	bea := newPage(t, browser, "Bea", base, axe, 1280)
+	bea.open("/app/")
+	join := bea.within("form", "Join a game")
+	bea.fill("textbox", "Invite code", code, join)
+	bea.fill("textbox", "Your name", "Bea", join)
+	bea.click("button", "Join", join)
+	bea.waitUntil(30*time.Second, "the lobby", func() bool { return strings.HasPrefix(bea.status(), "Waiting for players") })
+
+	ada.waitUntil(30*time.Second, "Bea in the lobby", func() bool { return ada.has("button", "Start the game") })
+	ada.click("button", "Start the game")
+	for _, p := range []*page{ada, bea} {
+		p.waitUntil(30*time.Second, "the start", func() bool { return p.has("list", "Your cards") })
+		act(p, chromedp.WaitVisible("", byRole("heading", "Primed")), "the game's heading")
+	}
+	bea.audit("a Primed game")
+	playToTheEnd(t, 5*time.Minute, ada, bea)
+	for _, p := range []*page{ada, bea} {
+		act(p, chromedp.WaitVisible("", byRole("button", "Rematch")), "the Rematch button")
+		p.audit("a Primed game's end")
+		p.noConsoleErrors()
+	}
+}

@@ -7,7 +7,7 @@ import { unwrap, type Game, type PrimeGamesClient } from "@primegames/client";
 import { api, forgetSeat, kindNames, saveSeat, seatOf, sentence, type SeatRecord } from "./api.js";
 import { go, h, replace } from "./dom.js";
 
-type Legal = { type: string; action: Record<string, unknown>; description?: string | null };
+type Legal = { type?: string; action: Record<string, unknown>; description?: string | null };
 
 export function gamePage(root: HTMLElement, gameId: string): () => void {
   const seat = seatOf(gameId);
@@ -300,9 +300,10 @@ function cardWords(card: string): string {
   return card.replace(/^plus_minus_/, "plus or minus ").replaceAll("_", " ");
 }
 
+/** sameCard tells whether l plays card alone (Primed's legal actions carry their type in the action only). */
 function sameCard(l: Legal, card: number): boolean {
   const cards = l.action["cards"];
-  return l.type === "play" && Array.isArray(cards) && cards.length === 1 && cards[0] === card;
+  return (l.type ?? l.action["type"]) === "play" && Array.isArray(cards) && cards.length === 1 && cards[0] === card;
 }
 
 function cardName(card: number): string {
