@@ -163,6 +163,9 @@ func newPage(t *testing.T, browser context.Context, who, base string, axe []byte
 	if err != nil {
 		t.Fatal(err)
 	}
+	// No console error on a normal visit, on every page of every test: checked at the test's end
+	// too, before the page closes (a test that expects one clears it with clearConsole).
+	t.Cleanup(p.noConsoleErrors)
 	messages := chromedp.Console(ctx)
 	go func() {
 		for m, err := range messages {
@@ -338,7 +341,24 @@ func (p *page) fill(role, name, text string, scope ...chromedp.QueryOption) {
 
 func (p *page) text(role, name string, scope ...chromedp.QueryOption) string {
 	p.t.Helper()
-	return act(p, chromedp.Text("", append([]chromedp.QueryOption{byRole(role, name)}, scope...)...), fmt.Sprintf("read %s %q", role, name))
+	read := chromedp.Text("", append([]chromedp.QueryOption{byRole(role, name)}, scope...)...)
+	what := fmt.Sprintf("read %s %q", role, name)
+	// The page may redraw the element between finding and reading it (an event came, another
+	// page came): then it is found again, a few times at most.
+	for range 10 {
+		ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+		s, err := chromedp.Run(ctx, read)
+		cancel()
+		if err == nil || !gone(err) {
+			return act(p, func(context.Context, *chromedp.Target) (string, error) { return s, err }, what)
+		}
+	}
+	return act(p, read, what)
+}
+
+// gone tells whether err says that a node found a moment ago is no longer in the page.
+func gone(err error) bool {
+	return strings.Contains(err.Error(), "No node with given id") || strings.Contains(err.Error(), "Could not find node")
 }
 
 // has tells whether an element of role and name is on the page now, without waiting.
@@ -584,11 +604,12 @@ func (p *page) clickNow(ctx context.Context, n *accessibility.Node) error {
 	})
 }
 
-// playTurn does what the page offers now: roll; or tap the first card of the hand that can be
-// played (Primed); or the legal move the hint describes (the expert's: the first legal move alone
-// may never reach 101 in Prime Climb), else the first. It reports whether it clicked anything. It
-// never waits for a button that is not there: a click may miss a button the page is redrawing (an
-// event came), and the caller's loop looks again at the page's next change.
+// playTurn does what the page offers now, as a child who asks for hints would: roll; or ask for a
+// hint and tap the card of the hand it names (Primed: "play 7 on 6: …"), else the first card that
+// can be played; or the legal move the hint describes (the expert's: the first legal move alone
+// may never reach 101 in Prime Climb), else the first move. It reports whether it clicked
+// anything. It never waits for a button that is not there: a click may miss a button the page is
+// redrawing (an event came), and the caller's loop looks again at the page's next change.
 func (p *page) playTurn() bool {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
@@ -596,12 +617,8 @@ func (p *page) playTurn() bool {
 	if roll := p.axNow(ctx, "button", "Roll"); len(roll) > 0 {
 		return p.clickNow(ctx, roll[0]) == nil
 	}
-	for _, card := range p.axNow(ctx, "button", "", "list", "Your cards") {
-		if !axDisabled(card) {
-			return p.clickNow(ctx, card) == nil
-		}
-	}
-	if len(p.axNow(ctx, "button", "", "list", "Moves")) == 0 {
+	cards := playable(p.axNow(ctx, "button", "", "list", "Your cards"))
+	if len(cards) == 0 && len(p.axNow(ctx, "button", "", "list", "Moves")) == 0 {
 		return false
 	}
 	hint := ""
@@ -611,7 +628,19 @@ func (p *page) playTurn() bool {
 		cancel()
 		hint = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(hint), "Hint:"))
 	}
-	// Asking for the hint redrew the moves: they are looked up after.
+	// Asking for the hint redrew the cards and the moves: they are looked up after.
+	if len(cards) > 0 {
+		name := axName(cards[0])
+		for _, card := range cards {
+			if strings.HasPrefix(hint, "play "+strings.TrimPrefix(axName(card), "Card ")+" ") {
+				name = axName(card)
+			}
+		}
+		if again := playable(p.axNow(ctx, "button", name, "list", "Your cards")); len(again) > 0 {
+			return p.clickNow(ctx, again[0]) == nil
+		}
+		return false
+	}
 	moves := p.axNow(ctx, "button", "", "list", "Moves")
 	if len(moves) == 0 {
 		return false
@@ -623,6 +652,17 @@ func (p *page) playTurn() bool {
 		}
 	}
 	return p.clickNow(ctx, pick) == nil
+}
+
+// playable is the buttons that are not disabled.
+func playable(buttons []*accessibility.Node) []*accessibility.Node {
+	var out []*accessibility.Node
+	for _, b := range buttons {
+		if !axDisabled(b) {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // playToTheEnd plays every turn of the pages until each says the game is over. After each round it
@@ -760,6 +800,7 @@ func TestBrowserTwoClassmatesPlayEachOther(t *testing.T) {
 		})
 	}
 	ada.screenshot("game")
+	ada.audit("the game page")
 	playToTheEnd(t, 3*time.Minute, ada, bea)
 	ada.audit("the game's end")
 	bea.audit("the game's end")
@@ -1005,18 +1046,12 @@ func TestBrowserChildPlaysPrimedAgainstTheComputerOnAPhone(t *testing.T) {
 	// Her first turn: she taps a card that makes a prime, and it leaves her hand; when none does,
 	// the moves offer a draw.
 	ctx, cancel = context.WithTimeout(ada.ctx, 10*time.Second)
-	var playable []*accessibility.Node
-	for _, card := range ada.axNow(ctx, "button", "", "list", "Your cards") {
-		if !axDisabled(card) {
-			playable = append(playable, card)
-		}
-	}
-	if len(playable) == 0 {
+	if cards := playable(ada.axNow(ctx, "button", "", "list", "Your cards")); len(cards) == 0 {
 		act(ada, chromedp.WaitVisible("", byRole("button", "Draw a card"), ada.within("list", "Moves")), "the draw")
-	} else if err := ada.clickNow(ctx, playable[0]); err != nil {
-		t.Fatalf("tapping %s: %v", axName(playable[0]), err)
+	} else if err := ada.clickNow(ctx, cards[0]); err != nil {
+		t.Fatalf("tapping %s: %v", axName(cards[0]), err)
 	} else {
-		ada.waitUntil(30*time.Second, axName(playable[0])+" played", func() bool {
+		ada.waitUntil(30*time.Second, axName(cards[0])+" played", func() bool {
 			return len(ada.axNow(ada.ctx, "button", "", "list", "Your cards")) == 6
 		})
 	}
@@ -1068,6 +1103,8 @@ func TestBrowserTwoClassmatesPlayPrimed(t *testing.T) {
 		act(p, chromedp.WaitVisible("", byRole("heading", "Primed")), "the game's heading")
 	}
 	bea.audit("a Primed game")
+	ada.waitUntil(30*time.Second, "the Primed pile drawn", func() bool { return ada.has("image", "") })
+	ada.screenshot("primed")
 	playToTheEnd(t, 5*time.Minute, ada, bea)
 	for _, p := range []*page{ada, bea} {
 		act(p, chromedp.WaitVisible("", byRole("button", "Rematch")), "the Rematch button")
