@@ -614,15 +614,16 @@ func (p *page) playTurn() bool {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
 	defer cancel()
-	if roll := p.axNow(ctx, "button", "Roll"); len(roll) > 0 {
+	// Disabled buttons are not for now: while the page sends an action, it disables its controls.
+	if roll := playable(p.axNow(ctx, "button", "Roll")); len(roll) > 0 {
 		return p.clickNow(ctx, roll[0]) == nil
 	}
 	cards := playable(p.axNow(ctx, "button", "", "list", "Your cards"))
-	if len(cards) == 0 && len(p.axNow(ctx, "button", "", "list", "Moves")) == 0 {
+	if len(cards) == 0 && len(playable(p.axNow(ctx, "button", "", "list", "Moves"))) == 0 {
 		return false
 	}
 	hint := ""
-	if button := p.axNow(ctx, "button", "Hint"); len(button) > 0 && p.clickNow(ctx, button[0]) == nil {
+	if button := playable(p.axNow(ctx, "button", "Hint")); len(button) > 0 && p.clickNow(ctx, button[0]) == nil {
 		hctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 		hint, _ = chromedp.Run(hctx, chromedp.Text("", byRole("status", "Hint")))
 		cancel()
@@ -641,7 +642,7 @@ func (p *page) playTurn() bool {
 		}
 		return false
 	}
-	moves := p.axNow(ctx, "button", "", "list", "Moves")
+	moves := playable(p.axNow(ctx, "button", "", "list", "Moves"))
 	if len(moves) == 0 {
 		return false
 	}

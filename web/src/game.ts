@@ -210,6 +210,7 @@ class GamePage {
           }, `Keeper card: ${cardWords(card)}`));
         }))] : null,
       game.status === "finished" ? this.endControls(game) : null);
+    if (this.acting) this.busy(true);
   }
 
   private endControls(game: Game): HTMLElement {
@@ -225,6 +226,7 @@ class GamePage {
   private async act(action: Record<string, unknown>): Promise<void> {
     if (this.acting) return;
     this.acting = true;
+    this.busy(true);
     this.error.textContent = "";
     try {
       const answer = unwrap(await this.client.POST("/v1/games/{id}/actions", {
@@ -232,14 +234,29 @@ class GamePage {
         body: action as never,
       }));
       this.hint = undefined;
+      this.acting = false; // the answer's controls are for the next action
       this.show(answer.game);
       await this.drawPicture(answer.game);
       this.focusNext();
     } catch (err) {
       this.error.textContent = sentence(err);
+      this.busy(false);
       void this.refresh();
     } finally {
       this.acting = false;
+    }
+  }
+
+  /** busy marks the controls unusable while an action is on its way (a second tap would act on what is gone). */
+  private busy(on: boolean): void {
+    for (const button of this.controls.querySelectorAll<HTMLButtonElement>("button")) {
+      if (on && !button.hasAttribute("aria-disabled")) {
+        button.setAttribute("aria-disabled", "true");
+        button.dataset["busy"] = "";
+      } else if (!on && button.dataset["busy"] !== undefined) {
+        button.removeAttribute("aria-disabled");
+        delete button.dataset["busy"];
+      }
     }
   }
 
@@ -250,6 +267,7 @@ class GamePage {
   }
 
   private async askHint(): Promise<void> {
+    if (this.acting) return;
     try {
       const hint = unwrap(await this.client.GET("/v1/games/{id}/hint", { params: { path: { id: this.seat.gameId } } }));
       this.hint = { text: hint.explanation ?? "", action: JSON.stringify(hint.action), version: hint.version };
