@@ -144,13 +144,15 @@ type page struct {
 
 	mu       sync.Mutex
 	problems []string // console errors and exceptions
+
+	contexts chan struct{} // a new JavaScript context: a new document
 }
 
 func newPage(t *testing.T, browser context.Context, who, base string, axe []byte, width int64) *page {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
-	p := &page{t: t, who: who, base: base, axe: axe, ctx: ctx, width: width}
+	p := &page{t: t, who: who, base: base, axe: axe, ctx: ctx, width: width, contexts: make(chan struct{}, 1)}
 	height := int64(800)
 	var opts []chromedp.EmulateViewportOption
 	if width < 700 {
@@ -159,6 +161,20 @@ func newPage(t *testing.T, browser context.Context, who, base string, axe []byte
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height, opts...)); err != nil {
 		t.Fatal(err)
 	}
+	err := chromedp.Listen(ctx, func(ev any) {
+		if _, ok := ev.(*runtime.EventExecutionContextCreated); ok {
+			select {
+			case p.contexts <- struct{}{}:
+			default:
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// No console error on a normal visit, on every page of every test: checked at the test's end
+	// too, before the page closes (a test that expects one clears it with clearConsole).
+	t.Cleanup(p.noConsoleErrors)
 	messages := chromedp.Console(ctx)
 	go func() {
 		for m, err := range messages {
@@ -177,10 +193,59 @@ func newPage(t *testing.T, browser context.Context, who, base string, axe []byte
 
 // byRole finds elements by their role and accessible name ("" for any name) in Chromium's
 // accessibility tree, under the query's starting node.
+//
+// A query that finds nothing waits for the page's next change (see untilChanged) before chromedp
+// asks again: an action on an element that is not there yet waits on the page's events.
 func byRole(role, name string) chromedp.QueryOption {
-	return chromedp.ByFunc(func(ctx context.Context, t *chromedp.Target, n *chromedp.Node) ([]cdp.NodeID, error) {
+	return chromedp.ByFunc(whenChanged(func(ctx context.Context, t *chromedp.Target, n *chromedp.Node) ([]cdp.NodeID, error) {
 		return axQuery(ctx, t, n.NodeID, role, name)
-	})
+	}))
+}
+
+// changesJS counts the changes of the page's DOM, as a MutationObserver sees them, and returns a
+// mark: the document's identity and the count so far. The observer is set up once per document.
+const changesJS = `(() => {
+	let w = window.__testChanges;
+	if (!w) {
+		w = window.__testChanges = {doc: Math.random().toString(36).slice(2), n: 0, waiting: []};
+		new MutationObserver(() => { w.n++; for (const wake of w.waiting.splice(0)) wake(); })
+			.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+	}
+	return w.doc + " " + w.n;
+})()`
+
+// changeMark is the page's mark now (see changesJS).
+func changeMark(ctx context.Context, t *chromedp.Target) (string, error) {
+	return chromedp.Evaluate[string](changesJS)(ctx, t)
+}
+
+// untilChanged returns when the page has changed since mark: at once if it has, else at its next
+// DOM mutation (or when another document replaced it, which rejects the promise), or at the end of ctx.
+func untilChanged(ctx context.Context, t *chromedp.Target, mark string) error {
+	js := fmt.Sprintf(`new Promise(resolve => {
+		const w = window.__testChanges;
+		if (!w || w.doc + " " + w.n !== %q) return resolve(true);
+		w.waiting.push(() => resolve(true));
+	})`, mark)
+	_, err := chromedp.Evaluate[bool](js, chromedp.EvalAwaitPromise)(ctx, t)
+	return err
+}
+
+// whenChanged makes a query that finds nothing wait for the page's next change before it answers,
+// so that chromedp's next try comes after an event of the page, not after a fixed interval.
+func whenChanged(query func(context.Context, *chromedp.Target, *chromedp.Node) ([]cdp.NodeID, error)) func(context.Context, *chromedp.Target, *chromedp.Node) ([]cdp.NodeID, error) {
+	return func(ctx context.Context, t *chromedp.Target, n *chromedp.Node) ([]cdp.NodeID, error) {
+		mark, err := changeMark(ctx, t)
+		if err != nil {
+			return nil, nil // between two documents: chromedp waits for the next one
+		}
+		ids, err := query(ctx, t, n)
+		if err != nil || len(ids) > 0 {
+			return ids, err
+		}
+		_ = untilChanged(ctx, t, mark)
+		return nil, nil
+	}
 }
 
 func axQuery(ctx context.Context, t *chromedp.Target, root cdp.NodeID, role, name string) ([]cdp.NodeID, error) {
@@ -204,7 +269,7 @@ func axQuery(ctx context.Context, t *chromedp.Target, root cdp.NodeID, role, nam
 // byNamePrefixOf finds the element of a role whose accessible name is the longest that text starts
 // with, or, when none is, all elements of that role.
 func byNamePrefixOf(role, text string) chromedp.QueryOption {
-	return chromedp.ByFunc(func(ctx context.Context, t *chromedp.Target, n *chromedp.Node) ([]cdp.NodeID, error) {
+	return chromedp.ByFunc(whenChanged(func(ctx context.Context, t *chromedp.Target, n *chromedp.Node) ([]cdp.NodeID, error) {
 		res, err := cdp.Call(ctx, t, accessibility.QueryAXTree, accessibility.QueryAXTreeParams{NodeID: n.NodeID, Role: role})
 		if err != nil {
 			return nil, err
@@ -229,7 +294,7 @@ func byNamePrefixOf(role, text string) chromedp.QueryOption {
 		}
 		pushed, err := cdp.Call(ctx, t, dom.PushNodesByBackendIDsToFrontend, dom.PushNodesByBackendIDsToFrontendParams{BackendNodeIDs: all})
 		return pushed.NodeIDs, err
-	})
+	}))
 }
 
 // within scopes a query to the first element of role and name.
@@ -285,7 +350,24 @@ func (p *page) fill(role, name, text string, scope ...chromedp.QueryOption) {
 
 func (p *page) text(role, name string, scope ...chromedp.QueryOption) string {
 	p.t.Helper()
-	return act(p, chromedp.Text("", append([]chromedp.QueryOption{byRole(role, name)}, scope...)...), fmt.Sprintf("read %s %q", role, name))
+	read := chromedp.Text("", append([]chromedp.QueryOption{byRole(role, name)}, scope...)...)
+	what := fmt.Sprintf("read %s %q", role, name)
+	// The page may redraw the element between finding and reading it (an event came, another
+	// page came): then it is found again, a few times at most.
+	for range 10 {
+		ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+		s, err := chromedp.Run(ctx, read)
+		cancel()
+		if err == nil || !gone(err) {
+			return act(p, func(context.Context, *chromedp.Target) (string, error) { return s, err }, what)
+		}
+	}
+	return act(p, read, what)
+}
+
+// gone tells whether err says that a node found a moment ago is no longer in the page.
+func gone(err error) bool {
+	return strings.Contains(err.Error(), "No node with given id") || strings.Contains(err.Error(), "Could not find node")
 }
 
 // has tells whether an element of role and name is on the page now, without waiting.
@@ -319,18 +401,74 @@ func (p *page) status() string {
 	return strings.TrimSpace(p.text("status", ""))
 }
 
-// waitUntil polls cond, which reads the page, until it holds, for at most d.
+// statusNow is the status line if there is one now, for a message: it does not wait, nor fail.
+func (p *page) statusNow() string {
+	if !p.has("status", "") {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+	defer cancel()
+	s, _ := chromedp.Run(ctx, chromedp.Text("", byRole("status", "")))
+	return strings.TrimSpace(s)
+}
+
+// mark is the page's change mark now (see changesJS). While another document is coming, it waits
+// for the new document's JavaScript context, an event of the page.
+func (p *page) mark(ctx context.Context) (string, error) {
+	for {
+		mark, err := chromedp.Run(ctx, changeMark)
+		if err == nil {
+			return mark, nil
+		}
+		select {
+		case <-p.contexts:
+		case <-ctx.Done():
+			return "", fmt.Errorf("%w (%v)", ctx.Err(), err)
+		}
+	}
+}
+
+// waitUntil reads cond, which reads the page (has, status, text: roles, names, the live status),
+// now and again after each change of the page's DOM, until it holds, for at most d. It waits on the
+// page's events (a MutationObserver's), never for a fixed time.
 func (p *page) waitUntil(d time.Duration, what string, cond func() bool) {
 	p.t.Helper()
-	deadline := time.Now().Add(d)
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	for !cond() {
-		if time.Now().After(deadline) {
-			p.failed()
-			p.t.Fatalf("%s: %s did not happen within %s (status %q)", p.who, what, d, p.status())
+	ctx, cancel := context.WithTimeout(p.ctx, d)
+	defer cancel()
+	for {
+		if mark, err := p.mark(ctx); err == nil {
+			if cond() {
+				return
+			}
+			_ = chromedp.Do(ctx, func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+				return chromedp.Void{}, untilChanged(ctx, t, mark)
+			})
 		}
-		<-tick.C
+		if ctx.Err() != nil {
+			p.failed()
+			p.t.Fatalf("%s: %s did not happen within %s (status %q)", p.who, what, d, p.statusNow())
+		}
+		// Another document replaced the page while waiting (an error) or the page changed: read again.
+	}
+}
+
+// untilAnyChanged returns when any of the pages has changed since its mark, or at the deadline.
+func untilAnyChanged(deadline time.Time, pages []*page, marks []string) {
+	changed := make(chan struct{}, len(pages))
+	var cancels []context.CancelFunc
+	for i, p := range pages {
+		ctx, cancel := context.WithDeadline(p.ctx, deadline)
+		cancels = append(cancels, cancel)
+		go func() {
+			_ = chromedp.Do(ctx, func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+				return chromedp.Void{}, untilChanged(ctx, t, marks[i])
+			})
+			changed <- struct{}{}
+		}()
+	}
+	<-changed // each ends at the deadline at the latest
+	for _, cancel := range cancels {
+		cancel()
 	}
 }
 
@@ -402,45 +540,160 @@ func (p *page) noConsoleErrors() {
 	p.problems = nil
 }
 
-// playTurn does what the page offers now: roll, or the first legal move. It reports whether it did
-// anything. A click may miss a button the page is redrawing (an event came); the loop tries again.
-func (p *page) playTurn() bool {
-	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
-	defer cancel()
-	switch {
-	case p.has("button", "Roll"):
-		_ = chromedp.Do(ctx, chromedp.Click("", byRole("button", "Roll")))
-		return true
-	case p.has("list", "Moves"):
-		// The expert's move, the one the hint describes: the first legal move alone may never
-		// reach 101. Asking redraws the moves, so the list is looked up after.
-		hint := ""
-		if p.has("button", "Hint") && chromedp.Do(ctx, chromedp.Click("", byRole("button", "Hint"))) == nil {
-			hctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-			hint, _ = chromedp.Run(hctx, chromedp.Text("", byRole("status", "Hint")))
-			cancel()
-			hint = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(hint), "Hint:"))
+// axNow is the elements of role and name ("" for any name) on the page as it is now, in document
+// order, without waiting; with within (a role and a name), only those under the first such element.
+func (p *page) axNow(ctx context.Context, role, name string, within ...string) []*accessibility.Node {
+	nodes, _ := chromedp.Run(ctx, func(ctx context.Context, t *chromedp.Target) ([]*accessibility.Node, error) {
+		doc, err := chromedp.Evaluate[*runtime.RemoteObject]("document")(ctx, t)
+		if err != nil {
+			return nil, err
 		}
-		nodes, err := chromedp.Run(ctx, chromedp.Nodes("", byRole("list", "Moves")))
-		if err != nil || len(nodes) == 0 {
-			return false
+		params := accessibility.QueryAXTreeParams{ObjectID: doc.ObjectID, Role: role, AccessibleName: name}
+		if len(within) == 2 {
+			scope, err := cdp.Call(ctx, t, accessibility.QueryAXTree, accessibility.QueryAXTreeParams{ObjectID: doc.ObjectID, Role: within[0], AccessibleName: within[1]})
+			if err != nil || len(unignored(scope.Nodes)) == 0 {
+				return nil, err
+			}
+			params = accessibility.QueryAXTreeParams{BackendNodeID: unignored(scope.Nodes)[0].BackendDOMNodeID, Role: role, AccessibleName: name}
 		}
-		_ = chromedp.Do(ctx, chromedp.Click("", byNamePrefixOf("button", hint), chromedp.FromNode(nodes[0])))
-		return true
+		res, err := cdp.Call(ctx, t, accessibility.QueryAXTree, params)
+		if err != nil {
+			return nil, err
+		}
+		return unignored(res.Nodes), nil
+	})
+	return nodes
+}
+
+func unignored(nodes []*accessibility.Node) []*accessibility.Node {
+	var out []*accessibility.Node
+	for _, n := range nodes {
+		if !n.Ignored && n.BackendDOMNodeID != 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// axName is an element's accessible name.
+func axName(n *accessibility.Node) string {
+	var name string
+	if n.Name != nil {
+		_ = jsonv2.Unmarshal(n.Name.Value, &name)
+	}
+	return name
+}
+
+// axDisabled tells whether an element is disabled (aria-disabled too), as assistive technology hears it.
+func axDisabled(n *accessibility.Node) bool {
+	for _, prop := range n.Properties {
+		if prop.Name == accessibility.PropertyNameDisabled && prop.Value != nil && string(prop.Value.Value) == "true" {
+			return true
+		}
 	}
 	return false
 }
 
-// playToTheEnd plays every turn of the pages until each says the game is over.
+// clickNow clicks an element found by axNow with the mouse, in its middle, after scrolling it into
+// view. It fails, without waiting, when the page has redrawn it since.
+func (p *page) clickNow(ctx context.Context, n *accessibility.Node) error {
+	return chromedp.Do(ctx, func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		if _, err := cdp.Call(ctx, t, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: n.BackendDOMNodeID}); err != nil {
+			return chromedp.Void{}, err
+		}
+		res, err := cdp.Call(ctx, t, dom.GetContentQuads, dom.GetContentQuadsParams{BackendNodeID: n.BackendDOMNodeID})
+		if err != nil {
+			return chromedp.Void{}, err
+		}
+		if len(res.Quads) == 0 || len(res.Quads[0]) < 8 {
+			return chromedp.Void{}, fmt.Errorf("%q has no box", axName(n))
+		}
+		q := res.Quads[0]
+		return chromedp.MouseClickXY((q[0]+q[2]+q[4]+q[6])/4, (q[1]+q[3]+q[5]+q[7])/4)(ctx, t)
+	})
+}
+
+// playTurn does what the page offers now, as a child who asks for hints would: roll; or ask for a
+// hint and tap the card of the hand it names (Primed: "play 7 on 6: …"), else the first card that
+// can be played; or the legal move the hint describes (the expert's: the first legal move alone
+// may never reach 101 in Prime Climb), else the first move. It reports whether it clicked
+// anything. It never waits for a button that is not there: a click may miss a button the page is
+// redrawing (an event came), and the caller's loop looks again at the page's next change.
+func (p *page) playTurn() bool {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	defer cancel()
+	// Disabled buttons are not for now: while the page sends an action, it disables its controls.
+	if roll := playable(p.axNow(ctx, "button", "Roll")); len(roll) > 0 {
+		return p.clickNow(ctx, roll[0]) == nil
+	}
+	cards := playable(p.axNow(ctx, "button", "", "list", "Your cards"))
+	if len(cards) == 0 && len(playable(p.axNow(ctx, "button", "", "list", "Moves"))) == 0 {
+		return false
+	}
+	hint := ""
+	if button := playable(p.axNow(ctx, "button", "Hint")); len(button) > 0 && p.clickNow(ctx, button[0]) == nil {
+		hctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		hint, _ = chromedp.Run(hctx, chromedp.Text("", byRole("status", "Hint")))
+		cancel()
+		hint = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(hint), "Hint:"))
+	}
+	// Asking for the hint redrew the cards and the moves: they are looked up after.
+	if len(cards) > 0 {
+		name := axName(cards[0])
+		for _, card := range cards {
+			if strings.HasPrefix(hint, "play "+strings.TrimPrefix(axName(card), "Card ")+" ") {
+				name = axName(card)
+			}
+		}
+		if again := playable(p.axNow(ctx, "button", name, "list", "Your cards")); len(again) > 0 {
+			return p.clickNow(ctx, again[0]) == nil
+		}
+		return false
+	}
+	moves := playable(p.axNow(ctx, "button", "", "list", "Moves"))
+	if len(moves) == 0 {
+		return false
+	}
+	pick, longest := moves[0], 0
+	for _, m := range moves {
+		if name := axName(m); name != "" && strings.HasPrefix(hint, name) && len(name) > longest {
+			pick, longest = m, len(name)
+		}
+	}
+	return p.clickNow(ctx, pick) == nil
+}
+
+// playable is the buttons that are not disabled.
+func playable(buttons []*accessibility.Node) []*accessibility.Node {
+	var out []*accessibility.Node
+	for _, b := range buttons {
+		if !axDisabled(b) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// playToTheEnd plays every turn of the pages until each says the game is over. After each round it
+// waits for the next change of any of the pages (a move shown, the computer's or a classmate's turn
+// come through the stream), never for a fixed time.
 func playToTheEnd(t *testing.T, limit time.Duration, pages ...*page) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
+	late := func() bool { return time.Now().After(deadline) }
 	for {
+		marks := make([]string, len(pages))
+		for i, p := range pages {
+			ctx, cancel := context.WithDeadline(p.ctx, deadline)
+			marks[i], _ = p.mark(ctx) // at the deadline, an empty mark: the page "changed"
+			cancel()
+		}
 		over := 0
 		for _, p := range pages {
+			if late() {
+				break
+			}
 			if strings.HasPrefix(p.status(), "Game over") {
 				over++
 				continue
@@ -450,14 +703,14 @@ func playToTheEnd(t *testing.T, limit time.Duration, pages ...*page) {
 		if over == len(pages) {
 			return
 		}
-		if time.Now().After(deadline) {
+		if late() {
 			for _, p := range pages {
-				t.Errorf("%s: %q", p.who, p.status())
+				t.Errorf("%s: %q", p.who, p.statusNow())
 				p.failed()
 			}
 			t.Fatalf("the game did not end within %s", limit)
 		}
-		<-tick.C
+		untilAnyChanged(deadline, pages, marks)
 	}
 }
 
@@ -557,6 +810,7 @@ func TestBrowserTwoClassmatesPlayEachOther(t *testing.T) {
 		})
 	}
 	ada.screenshot("game")
+	ada.audit("the game page")
 	playToTheEnd(t, 3*time.Minute, ada, bea)
 	ada.audit("the game's end")
 	bea.audit("the game's end")
@@ -973,4 +1227,128 @@ func TestBrowserLTILaunchLandsInTheAppInTheLMSFrame(t *testing.T) {
 	learner.open("/course?as=learner")
 	act(learner, chromedp.WaitVisible("", byRole("heading", "Hello, Lea"), inFrame(learner)), "the learner's page in the frame")
 	learner.noConsoleErrors()
+}
+
+// choose picks an option of a select (a combobox) from the keyboard, as a child would: focus, then
+// type the option's first letters.
+func (p *page) choose(role, name, option string, scope ...chromedp.QueryOption) {
+	p.t.Helper()
+	sel := append([]chromedp.QueryOption{byRole(role, name)}, scope...)
+	act(p, chromedp.SendKeys("", option, sel...), fmt.Sprintf("choose %q in %s %q", option, role, name))
+	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	defer cancel()
+	for _, n := range p.axNow(ctx, role, name) {
+		var value string
+		if n.Value != nil && jsonv2.Unmarshal(n.Value.Value, &value) == nil && value == option {
+			return
+		}
+	}
+	p.failed()
+	p.t.Fatalf("%s: %q is not chosen in %s %q", p.who, option, role, name)
+}
+
+func TestBrowserChildPlaysPrimedAgainstTheComputerOnAPhone(t *testing.T) {
+	t.Parallel()
+	chromium, axe := browserNeeds(t)
+	base := startApp(t)
+	browser := startBrowser(t, chromium)
+
+	ada := newPage(t, browser, "Ada", base, axe, 360)
+	ada.open("/app/")
+	versus := ada.within("form", "Play against the computer")
+	ada.fill("textbox", "Your name", "Ada", versus)
+	ada.choose("combobox", "Game", "Primed", versus)
+	ada.click("button", "Play against the computer", versus)
+	ada.waitUntil(30*time.Second, "the game page", func() bool {
+		s := ada.status()
+		return strings.HasPrefix(s, "Your turn") || strings.HasPrefix(s, "Waiting for")
+	})
+	act(ada, chromedp.WaitVisible("", byRole("heading", "Primed")), "the game's heading")
+	act(ada, chromedp.WaitVisible("", byRole("image", "")), "the position's picture")
+
+	// Her hand: seven cards, each a button named by its value; the ones she cannot play now say so.
+	ada.waitUntil(30*time.Second, "Ada's hand", func() bool { return ada.has("list", "Your cards") })
+	ctx, cancel := context.WithTimeout(ada.ctx, 10*time.Second)
+	hand := ada.axNow(ctx, "button", "", "list", "Your cards")
+	cancel()
+	if len(hand) != 7 {
+		t.Errorf("Ada's hand: %d cards", len(hand))
+	}
+	for _, card := range hand {
+		if name := axName(card); !strings.HasPrefix(name, "Card ") {
+			t.Errorf("a card named %q", name)
+		}
+	}
+	ada.waitUntil(30*time.Second, "Ada's turn", func() bool { return strings.HasPrefix(ada.status(), "Your turn") })
+	ada.audit("a Primed game")
+	ada.screenshot("primed")
+
+	// Her first turn: she taps a card that makes a prime, and it leaves her hand; when none does,
+	// the moves offer a draw.
+	ctx, cancel = context.WithTimeout(ada.ctx, 10*time.Second)
+	if cards := playable(ada.axNow(ctx, "button", "", "list", "Your cards")); len(cards) == 0 {
+		act(ada, chromedp.WaitVisible("", byRole("button", "Draw a card"), ada.within("list", "Moves")), "the draw")
+	} else if err := ada.clickNow(ctx, cards[0]); err != nil {
+		t.Fatalf("tapping %s: %v", axName(cards[0]), err)
+	} else {
+		ada.waitUntil(30*time.Second, axName(cards[0])+" played", func() bool {
+			return len(ada.axNow(ada.ctx, "button", "", "list", "Your cards")) == 6
+		})
+	}
+	cancel()
+
+	// She plays to the end: a card from her hand when one makes a prime, else "Draw a card" from
+	// the list of moves, and after a draw the card or "Keep the drawn card".
+	playToTheEnd(t, 5*time.Minute, ada)
+	act(ada, chromedp.WaitVisible("", byRole("button", "Rematch")), "the Rematch button")
+	ada.audit("a Primed game's end")
+	ada.screenshot("primed-end")
+
+	// A rematch against the computer starts at once, Primed again.
+	ada.click("button", "Rematch")
+	ada.waitUntil(30*time.Second, "the rematch", func() bool {
+		s := ada.status()
+		return strings.HasPrefix(s, "Your turn") || strings.HasPrefix(s, "Waiting for")
+	})
+	act(ada, chromedp.WaitVisible("", byRole("heading", "Primed")), "the rematch's heading")
+	ada.noConsoleErrors()
+}
+
+func TestBrowserTwoClassmatesPlayPrimed(t *testing.T) {
+	t.Parallel()
+	chromium, axe := browserNeeds(t)
+	base := startApp(t)
+	browser := startBrowser(t, chromium)
+
+	ada := newPage(t, browser, "Ada", base, axe, 1280)
+	ada.open("/app/")
+	open := ada.within("form", "Play with a classmate")
+	ada.fill("textbox", "Your name", "Ada", open)
+	ada.choose("combobox", "Game", "Primed", open)
+	ada.click("button", "Open a game", open)
+	code := strings.TrimSpace(ada.text("status", "Invite code"))
+
+	bea := newPage(t, browser, "Bea", base, axe, 1280)
+	bea.open("/app/")
+	join := bea.within("form", "Join a game")
+	bea.fill("textbox", "Invite code", code, join)
+	bea.fill("textbox", "Your name", "Bea", join)
+	bea.click("button", "Join", join)
+	bea.waitUntil(30*time.Second, "the lobby", func() bool { return strings.HasPrefix(bea.status(), "Waiting for players") })
+
+	ada.waitUntil(30*time.Second, "Bea in the lobby", func() bool { return ada.has("button", "Start the game") })
+	ada.click("button", "Start the game")
+	for _, p := range []*page{ada, bea} {
+		p.waitUntil(30*time.Second, "the start", func() bool { return p.has("list", "Your cards") })
+		act(p, chromedp.WaitVisible("", byRole("heading", "Primed")), "the game's heading")
+	}
+	bea.audit("a Primed game")
+	ada.waitUntil(30*time.Second, "the Primed pile drawn", func() bool { return ada.has("image", "") })
+	ada.screenshot("primed")
+	playToTheEnd(t, 5*time.Minute, ada, bea)
+	for _, p := range []*page{ada, bea} {
+		act(p, chromedp.WaitVisible("", byRole("button", "Rematch")), "the Rematch button")
+		p.audit("a Primed game's end")
+		p.noConsoleErrors()
+	}
 }

@@ -8,7 +8,7 @@ import { api, forgetSeat, kindNames, saveSeat, seatOf, sentence, type SeatRecord
 import { go, h, replace } from "./dom.js";
 import { and, lang, t } from "./i18n.js";
 
-type Legal = { type: string; action: Record<string, unknown>; description?: string | null };
+type Legal = { type?: string; action: Record<string, unknown>; description?: string | null };
 
 export function gamePage(root: HTMLElement, gameId: string): () => void {
   const seat = seatOf(gameId);
@@ -212,6 +212,7 @@ class GamePage {
           }, t("Keeper card: {card}", { card: cardWords(card) })));
         }))] : null,
       game.status === "finished" ? this.endControls(game) : null);
+    if (this.acting) this.busy(true);
   }
 
   private endControls(game: Game): HTMLElement {
@@ -227,6 +228,7 @@ class GamePage {
   private async act(action: Record<string, unknown>): Promise<void> {
     if (this.acting) return;
     this.acting = true;
+    this.busy(true);
     this.error.textContent = "";
     try {
       const answer = unwrap(await this.client.POST("/v1/games/{id}/actions", {
@@ -234,14 +236,29 @@ class GamePage {
         body: action as never,
       }));
       this.hint = undefined;
+      this.acting = false; // the answer's controls are for the next action
       this.show(answer.game);
       await this.drawPicture(answer.game);
       this.focusNext();
     } catch (err) {
       this.error.textContent = sentence(err);
+      this.busy(false);
       void this.refresh();
     } finally {
       this.acting = false;
+    }
+  }
+
+  /** busy marks the controls unusable while an action is on its way (a second tap would act on what is gone). */
+  private busy(on: boolean): void {
+    for (const button of this.controls.querySelectorAll<HTMLButtonElement>("button")) {
+      if (on && !button.hasAttribute("aria-disabled")) {
+        button.setAttribute("aria-disabled", "true");
+        button.dataset["busy"] = "";
+      } else if (!on && button.dataset["busy"] !== undefined) {
+        button.removeAttribute("aria-disabled");
+        delete button.dataset["busy"];
+      }
     }
   }
 
@@ -252,6 +269,7 @@ class GamePage {
   }
 
   private async askHint(): Promise<void> {
+    if (this.acting) return;
     try {
       const hint = unwrap(await this.client.GET("/v1/games/{id}/hint", { params: { path: { id: this.seat.gameId } } }));
       this.hint = { text: hint.explanation ?? "", action: JSON.stringify(hint.action), version: hint.version };
@@ -314,9 +332,10 @@ function cardWords(card: string): string {
   }
 }
 
+/** sameCard tells whether l plays card alone (Primed's legal actions carry their type in the action only). */
 function sameCard(l: Legal, card: number): boolean {
   const cards = l.action["cards"];
-  return l.type === "play" && Array.isArray(cards) && cards.length === 1 && cards[0] === card;
+  return (l.type ?? l.action["type"]) === "play" && Array.isArray(cards) && cards.length === 1 && cards[0] === card;
 }
 
 function cardName(card: number): string {
