@@ -3426,6 +3426,9 @@ type LtiHandover struct {
 
 	// Token A teacher's account token (`pga_…`, 8 hours) or a student's token (`pgl_…`), shown only here.
 	Token string `json:"token"`
+
+	// TokenId A teacher's account token's id: `DELETE /v1/me/tokens/{token_id}` with the token revokes it, as signing out of a shared device does.
+	TokenId *openapi_types.UUID `json:"token_id,omitempty"`
 }
 
 // LtiHandoverRole defines model for LtiHandover.Role.

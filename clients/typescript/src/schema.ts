@@ -6125,6 +6125,11 @@ export interface components {
              * @description When a teacher's account token stops working.
              */
             expires_at?: string;
+            /**
+             * Format: uuid
+             * @description A teacher's account token's id: `DELETE /v1/me/tokens/{token_id}` with the token revokes it, as signing out of a shared device does.
+             */
+            token_id?: string;
             classroom: components["schemas"]["Classroom"];
             account?: components["schemas"]["Account"];
             student?: components["schemas"]["Student"];
