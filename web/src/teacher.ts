@@ -10,9 +10,10 @@
 import { unwrap } from "@primegames/client";
 
 import { api, kindNames, sentence } from "./api.js";
-import { field, h, replace } from "./dom.js";
+import { field, go, h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { teacherSignIn } from "./landing.js";
+import { tell } from "./notice.js";
 
 interface Classroom { id: string; name: string; join_code: string }
 interface Student { id: string; name: string }
@@ -21,10 +22,33 @@ type Kind = "prime-climb" | "primed";
 type Bot = "random" | "greedy" | "expert";
 
 const teacherKey = "primegames.teacher";
+const teacherTokenIdKey = "primegames.teacher.id";
 
-/** rememberTeacher keeps an LTI launch's account token for this tab's teacher pages. */
-export function rememberTeacher(token: string): void {
+/** rememberTeacher keeps an LTI launch's account token for this tab's teacher pages, with its id,
+ * which revokes it on signing out. */
+export function rememberTeacher(token: string, id?: string): void {
   sessionStorage.setItem(teacherKey, token);
+  if (id) sessionStorage.setItem(teacherTokenIdKey, id);
+  else sessionStorage.removeItem(teacherTokenIdKey);
+}
+
+/** signOut ends the teacher's session on the server: the cookie's at POST /v1/auth/logout, or a
+ * launch's account token revoked by its id; then forgets the token here even when the server cannot
+ * be reached, and lands on /app/ saying so. */
+async function signOut(button: HTMLButtonElement): Promise<void> {
+  button.disabled = true;
+  const token = teacherToken();
+  const id = sessionStorage.getItem(teacherTokenIdKey);
+  try {
+    if (!token) await api.POST("/v1/auth/logout", {});
+    else if (id) await api.withToken(token).DELETE("/v1/me/tokens/{token_id}", { params: { path: { token_id: id } } });
+  } catch {
+    // offline: forgotten all the same
+  }
+  sessionStorage.removeItem(teacherKey);
+  sessionStorage.removeItem(teacherTokenIdKey);
+  tell(t("You are signed out."));
+  go("/app/");
 }
 
 function teacherToken(): string | undefined {
@@ -126,12 +150,15 @@ function frame(root: HTMLElement, title: string, ...body: HTMLElement[]): void {
   root.replaceChildren(
     h("header", { class: "top" },
       h("a", { href: "/app/", "data-nav": "", class: "brand" }, "Prime games"),
-      h("a", { href: "/app/teacher", "data-nav": "" }, t("Your classrooms"))),
+      h("span", { class: "top-actions" },
+        h("a", { href: "/app/teacher", "data-nav": "" }, t("Your classrooms")),
+        h("button", { type: "button", onclick: (e: Event) => void signOut(e.currentTarget as HTMLButtonElement) }, t("Sign out")))),
     h("main", { id: "main", tabindex: -1, class: "teacher" }, ...body));
 }
 
 function notSignedIn(status: HTMLElement): void {
   sessionStorage.removeItem(teacherKey); // a launch's token that expired (8 hours)
+  sessionStorage.removeItem(teacherTokenIdKey);
   status.replaceChildren(t("You are not signed in."), " ", h("a", { href: teacherSignIn }, t("Sign in as a teacher")));
 }
 
