@@ -740,6 +740,37 @@ func TestBrowserTeacherSignsInThroughTheProvider(t *testing.T) {
 	teacher.audit("a classroom's page")
 	teacher.screenshot("teacher-class")
 
+	// Games for chosen students only: Ada left out, Ben plays Primed against the random computer.
+	act(teacher, chromedp.Click("", byRole("checkbox", "Ada"), start), "leave Ada out")
+	act(teacher, chromedp.SetValue("", "primed", byRole("combobox", "Which game"), start), "Primed")
+	act(teacher, chromedp.SetValue("", "1", byRole("combobox", "Students in each game"), start), "one student a game")
+	act(teacher, chromedp.SetValue("", "random", byRole("combobox", "Computer player"), start), "the random computer player")
+	teacher.click("button", "Start games", start)
+	teacher.waitUntil(30*time.Second, "Ben's Primed game listed", func() bool {
+		return strings.Contains(teacher.text("list", "Games"), "Primed: Ben, Computer (random)")
+	})
+	if got := teacher.text("list", "Games"); strings.Contains(got, "Primed: Ada") {
+		t.Errorf("Ada, left out, got a game: %q", got)
+	}
+
+	// Ada's own figures and games, opened from her row of the statistics; Close gives the focus back.
+	teacher.click("button", "Games and accuracy of Ada")
+	act(teacher, chromedp.WaitVisible("", byRole("region", "Ada: games and accuracy")), "Ada's figures")
+	teacher.waitUntil(30*time.Second, "Ada's games listed", func() bool {
+		return strings.Contains(teacher.text("list", "Games of Ada"), "Prime Climb: Ada, Ben")
+	})
+	if got := teacher.text("list", "Games of Ada"); strings.Contains(got, "Primed") {
+		t.Errorf("Ada's games list another's: %q", got)
+	}
+	if got := teacher.text("region", "Ada: games and accuracy"); !strings.Contains(got, "Games won / finished / played:") {
+		t.Errorf("Ada's figures read %q", got)
+	}
+	teacher.audit("a student's figures")
+	teacher.click("button", "Close", teacher.within("region", "Ada: games and accuracy"))
+	if focused := act(teacher, chromedp.Evaluate[string](`document.activeElement.getAttribute("aria-label")`), "the focus"); focused != "Games and accuracy of Ada" {
+		t.Errorf("after Close the focus is on %q, want Ada's row", focused)
+	}
+
 	// Desktop first, but a phone works too: the same page at 360 px, audited again.
 	act(teacher, chromedp.EmulateViewport(360, 800, chromedp.EmulateMobile), "a phone's width")
 	teacher.width = 360
