@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
+	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 	openapi_types "github.com/oapi-codegen/runtime/types"
 	"golang.org/x/net/publicsuffix"
@@ -429,6 +430,9 @@ func (s *Server) TakeLtiHandover(c echo.Context) error {
 	body := openapi.LtiHandover{Role: openapi.LtiHandoverRoleStudent, Token: signed.Token, Classroom: classroomBody(&signed.Classroom)}
 	if signed.Teacher {
 		body.Role, body.ExpiresAt = openapi.LtiHandoverRoleTeacher, signed.ExpiresAt
+		if id, err := uuid.Parse(signed.TokenID); err == nil {
+			body.TokenId = &id
+		}
 		body.Account = ptr(accountBody(*signed.Account))
 	} else {
 		body.Student = ptr(studentBody(*signed.Student))

@@ -262,6 +262,7 @@ func (r *ltiRig) launch(s *apitest.Server, idToken, state string) (*http.Respons
 func (r *ltiRig) handover(s *apitest.Server, resp *http.Response, body []byte) (handover struct {
 	Role      string
 	Token     string
+	TokenID   string `json:"token_id"`
 	Classroom struct{ ID, Name string }
 	Account   *struct{ Name, Issuer string }
 	Student   *struct{ ID, Name string }
@@ -371,6 +372,17 @@ func TestLTILaunchesAnInstructorAndALearnerAcrossInstances(t *testing.T) {
 	r.a.Get("/v1/classrooms/"+teacher.Classroom.ID+"/teachers", bearer(teacher.Token)...).JSON(t, &teachers)
 	if len(teachers.Teachers) != 2 {
 		t.Errorf("teachers after a second launch of the co-teacher: %+v", teachers)
+	}
+
+	// Signing out of a shared device: the token handed over names its id, which revokes it.
+	if teacher.TokenID == "" {
+		t.Fatal("the instructor's handover names no token_id")
+	}
+	if got := r.b.Do(r.b.Request(http.MethodDelete, "/v1/me/tokens/"+teacher.TokenID, nil, bearer(teacher.Token)...)); got.StatusCode != http.StatusNoContent {
+		t.Fatalf("revoking the handed-over token = %d: %s", got.StatusCode, got.Body)
+	}
+	if got := r.a.Get("/v1/classrooms/"+teacher.Classroom.ID, bearer(teacher.Token)...); got.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the revoked handed-over token = %d, want 401", got.StatusCode)
 	}
 	noErrorLine(t, r.logs)
 }

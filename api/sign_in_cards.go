@@ -75,6 +75,19 @@ func (s *Server) StudentSignIn(c echo.Context) error {
 	return c.JSON(http.StatusCreated, openapi.JoinedClassroom{Student: studentBody(*student), ClassroomName: classroom.Name, Token: token})
 }
 
+// StudentSignOut ends the sign-in of the request's student token (play/signin_codes.go).
+func (s *Server) StudentSignOut(c echo.Context) error {
+	principal, err := principalOf(c)
+	if err != nil {
+		return err
+	}
+	if err := s.play.StudentSignOut(c.Request().Context(), principal); err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", noStore)
+	return c.NoContent(http.StatusNoContent)
+}
+
 // GetSignInCards draws a page of the classroom's sign-in cards.
 func (s *Server) GetSignInCards(c echo.Context, classroomID openapi.ClassroomID, params openapi.GetSignInCardsParams) error {
 	return s.signInCards(c, classroomID, paperOf(params.Paper), params.Page, false)

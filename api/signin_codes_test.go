@@ -398,3 +398,74 @@ func TestResetEndsTheSignedInStream(t *testing.T) {
 	}
 	stream.ended(t, evWait)
 }
+
+// A child signs out of a shared device: the token of that sign-in stops working at once, the
+// student's other sign-ins and own token keep working; the own token cannot sign out (it is the
+// only key), a token signed out already gets 401 and another kind of token 403.
+func TestStudentSignOut(t *testing.T) {
+	t.Parallel()
+	r := newCodesRig(t, "a deployment's secret", api.GuessLimits{})
+	class := r.newClassroom(t, "4D", "Ada")
+	classCode, code := r.joinCode(t, class), r.codes(t, class)["Ada"]
+	var tablet, phone openapi.JoinedClassroom
+	r.signIn(classCode, code).JSON(t, &tablet)
+	r.signIn(classCode, code).JSON(t, &phone)
+	own := class.students["Ada"].token
+
+	resp := r.Post("/v1/students/sign-out", nil, bearer(tablet.Token)...)
+	if resp.StatusCode != http.StatusNoContent || len(resp.Body) != 0 {
+		t.Fatalf("sign-out = %d %q, want 204 and no body", resp.StatusCode, resp.Body)
+	}
+	if st := r.meStatus(tablet.Token); st != http.StatusUnauthorized {
+		t.Errorf("the signed-out token = %d, want 401", st)
+	}
+	for _, tok := range []string{phone.Token, own} {
+		if st := r.meStatus(tok); st != http.StatusOK {
+			t.Errorf("another token of Ada's = %d, want it to keep working", st)
+		}
+	}
+	for _, c := range []struct {
+		name, token string
+		status      int
+		code        string
+	}{
+		{"again", tablet.Token, http.StatusUnauthorized, "unauthorized"},
+		{"own token", own, http.StatusForbidden, "not_a_sign_in"},
+		{"teacher token", class.teacher, http.StatusForbidden, "student_token_required"},
+		{"no token", "", http.StatusUnauthorized, "unauthorized"},
+	} {
+		var headers []string
+		if c.token != "" {
+			headers = bearer(c.token)
+		}
+		resp := r.Post("/v1/students/sign-out", nil, headers...)
+		if resp.StatusCode != c.status || resp.Problem(t).Code != c.code {
+			t.Errorf("%s: sign-out = %d %s, want %d %s", c.name, resp.StatusCode, resp.Body, c.status, c.code)
+		}
+	}
+	if st := r.meStatus(own); st != http.StatusOK {
+		t.Errorf("the own token after its refused sign-out = %d, want 200", st)
+	}
+}
+
+// Signing out ends, at once, the live streams the token holds, with token_revoked.
+func TestSignOutEndsTheSignedInStream(t *testing.T) {
+	t.Parallel()
+	r := newCodesRig(t, "a deployment's secret", api.GuessLimits{})
+	class := r.newClassroom(t, "3A", "Jo")
+	var signed openapi.JoinedClassroom
+	r.signIn(r.joinCode(t, class), r.codes(t, class)["Jo"]).JSON(t, &signed)
+	stream := openEvStream(t, r.URL, "/v1/me/events", bearer(signed.Token)...)
+	if resp := r.Post("/v1/students/sign-out", nil, bearer(signed.Token)...); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("sign-out = %d: %s", resp.StatusCode, resp.Body)
+	}
+	for {
+		if e := stream.next(t, evWait); e.Event == "revoked" {
+			if !strings.Contains(e.Data, "token_revoked") {
+				t.Errorf("revoked for %s, want token_revoked", e.Data)
+			}
+			break
+		}
+	}
+	stream.ended(t, evWait)
+}

@@ -268,6 +268,7 @@ type LTISignedIn struct {
 	Teacher   bool
 	Token     string
 	ExpiresAt *time.Time // an account token's
+	TokenID   string     // an account token's id, which revokes it (DELETE /v1/me/tokens/{token_id})
 	Classroom Classroom
 	Account   *Account
 	Student   *StudentRecord
@@ -305,7 +306,7 @@ func (s *Service) TakeLTIHandover(ctx context.Context, code string) (*LTISignedI
 		if err != nil {
 			return nil, err
 		}
-		out.Token, out.ExpiresAt, out.Account = token, &info.ExpiresAt, acc
+		out.Token, out.ExpiresAt, out.TokenID, out.Account = token, &info.ExpiresAt, info.ID, acc
 		return out, nil
 	}
 	token, hash := NewToken(TokenStudent)

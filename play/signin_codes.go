@@ -26,7 +26,10 @@ import (
 // A sign-in issues a fresh student token (hashed, shown once), kept beside the student's own: a
 // child signs in on several devices and each keeps working, up to MaxStudentSignIns a student (a
 // further sign-in ends the oldest). A reset of the code ends the tokens signed in with it (a lost
-// card may have been used); removing the student ends them all.
+// card may have been used); removing the student ends them all. A child on a shared device signs
+// out: the token of that sign-in ends itself (StudentSignOut). The student's own token, from joining
+// the class, is not a sign-in and cannot end itself: it is the student's only key, which a teacher
+// reissues (POST /v1/classrooms/{classroom_id}/students/{student_id}/token) when it is lost.
 
 // SignInCodeLength is the number of characters of a personal sign-in code.
 const SignInCodeLength = 6
@@ -65,6 +68,10 @@ type SignInCodeStore interface {
 	StudentBySignInCode(ctx context.Context, classroomID string, lookup []byte) (*StudentRecord, error)
 	// InsertStudentSignIn stores a student token's hash, deleting the student's oldest beyond keep.
 	InsertStudentSignIn(ctx context.Context, studentID string, hash []byte, now time.Time, keep int) error
+	// EndStudentSignIn deletes the sign-in whose token has the hash, ending the streams that hold it
+	// (token_revoked). When no sign-in has it, own reports whether it is a current student's own
+	// token, and the error is ErrNotFound when it is neither.
+	EndStudentSignIn(ctx context.Context, hash []byte) (own bool, err error)
 }
 
 // signInCodes makes and checks children's sign-in codes (signin_codes.go).
@@ -109,6 +116,44 @@ func (s *Service) ResetSignInCode(ctx context.Context, classroomID, studentID st
 // returns the student, their classroom and a new student token (shown once).
 func (s *Service) StudentSignIn(ctx context.Context, joinCode, code string) (*StudentRecord, *Classroom, string, error) {
 	return s.signInCodes.signIn(ctx, joinCode, code)
+}
+
+// StudentSignOut ends the sign-in whose student token the principal presents: the token stops
+// working at once, on every instance, and the streams that hold it end. A student's own token is
+// refused (403 not_a_sign_in); a token that no longer works gets 401, another kind of token 403.
+func (s *Service) StudentSignOut(ctx context.Context, p Principal) error {
+	return s.signInCodes.signOut(ctx, p)
+}
+
+func notASignIn() error {
+	return domain.Errorf(domain.KindForbidden, "not_a_sign_in",
+		"This is the student's own token, from joining the class, not one from signing in with a card: it cannot sign out, as it is the student's only key. Forget it on the device instead; the teacher can issue a new one.")
+}
+
+func signedOutAlready() error {
+	return domain.Errorf(domain.KindUnauthorized, "unauthorized",
+		"This token is not valid: it was signed out, its code was reset or its student removed.")
+}
+
+func (sc *signInCodes) signOut(ctx context.Context, p Principal) error {
+	switch {
+	case p.Kind == Anonymous:
+		return domain.Errorf(domain.KindUnauthorized, "unauthorized",
+			"Signing out needs the student token of the sign-in: send it as Authorization: Bearer <token>.")
+	case p.Kind != Student:
+		return domain.Errorf(domain.KindForbidden, "student_token_required",
+			"Only a student token from signing in with a card signs out here; a teacher's session signs out with POST /v1/auth/logout.")
+	case !p.Resolved:
+		return signedOutAlready()
+	}
+	own, err := sc.store.EndStudentSignIn(ctx, p.TokenHash)
+	switch {
+	case own:
+		return notASignIn()
+	case errors.Is(err, ErrNotFound): // ended meanwhile
+		return signedOutAlready()
+	}
+	return err
 }
 
 // code is the sign-in code of the student's nonce.

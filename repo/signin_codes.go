@@ -69,3 +69,28 @@ func (s *Games) InsertStudentSignIn(ctx context.Context, studentID string, hash 
 		return err
 	})
 }
+
+// EndStudentSignIn deletes the sign-in whose token has the hash; its trigger ends the streams that
+// hold the token, with the reason token_revoked (a sign-out, not a replacement). When no sign-in has
+// the hash, own reports whether it is a current student's own token, and the error is ErrNotFound
+// when it is not.
+func (s *Games) EndStudentSignIn(ctx context.Context, hash []byte) (own bool, err error) {
+	err = s.db.inTx(ctx, func(tx pgx.Tx) error {
+		// The trigger (00078) announces the end with this transaction's reason.
+		if _, err := tx.Exec(ctx, `SELECT set_config('primegames.sign_in_ended', 'token_revoked', true)`); err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, `DELETE FROM student_sign_ins WHERE token_hash = $1`, hash)
+		if err != nil || tag.RowsAffected() > 0 {
+			return err
+		}
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT FROM students WHERE token_hash = $1 AND removed_at IS NULL)`, hash).Scan(&own); err != nil {
+			return err
+		}
+		if !own {
+			return play.ErrNotFound
+		}
+		return nil
+	})
+	return own, err
+}

@@ -3422,6 +3422,9 @@ type LtiHandover struct {
 
 	// Token A teacher's account token (`pga_…`, 8 hours) or a student's token (`pgl_…`), shown only here.
 	Token string `json:"token"`
+
+	// TokenId A teacher's account token's id: `DELETE /v1/me/tokens/{token_id}` with the token revokes it, as signing out of a shared device does.
+	TokenId *openapi_types.UUID `json:"token_id,omitempty"`
 }
 
 // LtiHandoverRole defines model for LtiHandover.Role.
@@ -8827,6 +8830,9 @@ type ServerInterface interface {
 	// StudentSignIn A student signs in with the class code and their personal code.
 	// (POST /v1/students/sign-in)
 	StudentSignIn(ctx echo.Context) error
+	// StudentSignOut A student signs out of a device (the student token of a sign-in).
+	// (POST /v1/students/sign-out)
+	StudentSignOut(ctx echo.Context) error
 	// ListWebhooks Your webhook subscriptions, with how their deliveries go.
 	// (GET /v1/webhooks)
 	ListWebhooks(ctx echo.Context) error
@@ -11483,6 +11489,15 @@ func (w *ServerInterfaceWrapper) StudentSignIn(ctx echo.Context) error {
 	return err
 }
 
+// StudentSignOut converts echo context to params.
+func (w *ServerInterfaceWrapper) StudentSignOut(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.StudentSignOut(ctx)
+	return err
+}
+
 // ListWebhooks converts echo context to params.
 func (w *ServerInterfaceWrapper) ListWebhooks(ctx echo.Context) error {
 	var err error
@@ -11711,6 +11726,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/me/tokens", wrapper.CreateMyToken, options.OperationMiddlewares["createMyToken"]...)
 	router.DELETE(options.BaseURL+"/v1/me/tokens/:token_id", wrapper.RevokeMyToken, options.OperationMiddlewares["revokeMyToken"]...)
 	router.POST(options.BaseURL+"/v1/students/sign-in", wrapper.StudentSignIn, options.OperationMiddlewares["studentSignIn"]...)
+	router.POST(options.BaseURL+"/v1/students/sign-out", wrapper.StudentSignOut, options.OperationMiddlewares["studentSignOut"]...)
 	router.GET(options.BaseURL+"/v1/webhooks", wrapper.ListWebhooks, options.OperationMiddlewares["listWebhooks"]...)
 	router.POST(options.BaseURL+"/v1/webhooks", wrapper.CreateWebhook, options.OperationMiddlewares["createWebhook"]...)
 	router.DELETE(options.BaseURL+"/v1/webhooks/:webhook_id", wrapper.DeleteWebhook, options.OperationMiddlewares["deleteWebhook"]...)

@@ -3426,6 +3426,9 @@ type LtiHandover struct {
 
 	// Token A teacher's account token (`pga_…`, 8 hours) or a student's token (`pgl_…`), shown only here.
 	Token string `json:"token"`
+
+	// TokenId A teacher's account token's id: `DELETE /v1/me/tokens/{token_id}` with the token revokes it, as signing out of a shared device does.
+	TokenId *openapi_types.UUID `json:"token_id,omitempty"`
 }
 
 // LtiHandoverRole defines model for LtiHandover.Role.
@@ -10207,6 +10210,26 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/students/sign-in (the `StudentSignIn` operationId).
 	StudentSignIn(ctx context.Context, body StudentSignInJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// StudentSignOut A student signs out of a device (the student token of a sign-in).
+	//
+	// With the student token a sign-in at `POST /v1/students/sign-in` answered, as
+	// `Authorization: Bearer pgl_…`, ends that sign-in: the token stops working at once on every
+	// instance, and the live streams that hold it (`GET /v1/games/{id}/events`,
+	// `GET /v1/me/events`) end with a `revoked` event, `token_revoked`. The student's other
+	// sign-ins, on other devices, and their own token keep working. For a child on a shared
+	// device: the next child finds nothing of theirs.
+	//
+	// The student's own token, from joining the class (`POST /v1/classrooms/join`), is not a
+	// sign-in and is refused, 403 `not_a_sign_in`: it is the student's only key, so a device
+	// forgets it instead, and the teacher reissues it when it is lost
+	// (`POST /v1/classrooms/{classroom_id}/students/{student_id}/token`). A token that no longer
+	// works (signed out already, its code reset, its student removed) gets 401; another kind of
+	// token 403 `student_token_required` (a teacher's browser session signs out at
+	// `POST /v1/auth/logout`).
+	//
+	// Corresponds with POST /v1/students/sign-out (the `StudentSignOut` operationId).
+	StudentSignOut(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListWebhooks Your webhook subscriptions, with how their deliveries go.
 	//
 	// The subscriptions of the token's holder (the classroom for a teacher token, the student
@@ -13150,6 +13173,36 @@ func (c *Client) StudentSignInWithBody(ctx context.Context, contentType string, 
 // Corresponds with POST /v1/students/sign-in (the `StudentSignIn` operationId).
 func (c *Client) StudentSignIn(ctx context.Context, body StudentSignInJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewStudentSignInRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// StudentSignOut A student signs out of a device (the student token of a sign-in).
+//
+// With the student token a sign-in at `POST /v1/students/sign-in` answered, as
+// `Authorization: Bearer pgl_…`, ends that sign-in: the token stops working at once on every
+// instance, and the live streams that hold it (`GET /v1/games/{id}/events`,
+// `GET /v1/me/events`) end with a `revoked` event, `token_revoked`. The student's other
+// sign-ins, on other devices, and their own token keep working. For a child on a shared
+// device: the next child finds nothing of theirs.
+//
+// The student's own token, from joining the class (`POST /v1/classrooms/join`), is not a
+// sign-in and is refused, 403 `not_a_sign_in`: it is the student's only key, so a device
+// forgets it instead, and the teacher reissues it when it is lost
+// (`POST /v1/classrooms/{classroom_id}/students/{student_id}/token`). A token that no longer
+// works (signed out already, its code reset, its student removed) gets 401; another kind of
+// token 403 `student_token_required` (a teacher's browser session signs out at
+// `POST /v1/auth/logout`).
+//
+// Corresponds with POST /v1/students/sign-out (the `StudentSignOut` operationId).
+func (c *Client) StudentSignOut(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewStudentSignOutRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -18756,6 +18809,33 @@ func NewStudentSignInRequestWithBody(server string, contentType string, body io.
 	return req, nil
 }
 
+// NewStudentSignOutRequest constructs an http.Request for the StudentSignOut method
+func NewStudentSignOutRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/students/sign-out")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListWebhooksRequest constructs an http.Request for the ListWebhooks method
 func NewListWebhooksRequest(server string) (*http.Request, error) {
 	var err error
@@ -20759,6 +20839,28 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/students/sign-in (the `StudentSignIn` operationId).
 	StudentSignInWithResponse(ctx context.Context, body StudentSignInJSONRequestBody, reqEditors ...RequestEditorFn) (*StudentSignInResponse, error)
+
+	// StudentSignOutWithResponse A student signs out of a device (the student token of a sign-in).
+	//
+	// With the student token a sign-in at `POST /v1/students/sign-in` answered, as
+	// `Authorization: Bearer pgl_…`, ends that sign-in: the token stops working at once on every
+	// instance, and the live streams that hold it (`GET /v1/games/{id}/events`,
+	// `GET /v1/me/events`) end with a `revoked` event, `token_revoked`. The student's other
+	// sign-ins, on other devices, and their own token keep working. For a child on a shared
+	// device: the next child finds nothing of theirs.
+	//
+	// The student's own token, from joining the class (`POST /v1/classrooms/join`), is not a
+	// sign-in and is refused, 403 `not_a_sign_in`: it is the student's only key, so a device
+	// forgets it instead, and the teacher reissues it when it is lost
+	// (`POST /v1/classrooms/{classroom_id}/students/{student_id}/token`). A token that no longer
+	// works (signed out already, its code reset, its student removed) gets 401; another kind of
+	// token 403 `student_token_required` (a teacher's browser session signs out at
+	// `POST /v1/auth/logout`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/students/sign-out (the `StudentSignOut` operationId).
+	StudentSignOutWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*StudentSignOutResponse, error)
 
 	// ListWebhooksWithResponse Your webhook subscriptions, with how their deliveries go.
 	//
@@ -32051,6 +32153,106 @@ func (r StudentSignInResponse) ContentType() string {
 	return ""
 }
 
+// StudentSignOutResponse204Headers the declared response headers of an HTTP 204 response for StudentSignOut
+type StudentSignOutResponse204Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// StudentSignOutResponse401Headers the declared response headers of an HTTP 401 response for StudentSignOut
+type StudentSignOutResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// StudentSignOutResponse429Headers the declared response headers of an HTTP 429 response for StudentSignOut
+type StudentSignOutResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// StudentSignOutResponse503Headers the declared response headers of an HTTP 503 response for StudentSignOut
+type StudentSignOutResponse503Headers struct {
+	RetryAfter *int
+}
+
+type StudentSignOutResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *StudentSignOutResponse204Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *StudentSignOutResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *StudentSignOutResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *StudentSignOutResponse503Headers
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r StudentSignOutResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r StudentSignOutResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r StudentSignOutResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r StudentSignOutResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r StudentSignOutResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r StudentSignOutResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r StudentSignOutResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r StudentSignOutResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r StudentSignOutResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListWebhooksResponse401Headers the declared response headers of an HTTP 401 response for ListWebhooks
 type ListWebhooksResponse401Headers struct {
 	WWWAuthenticate string
@@ -35185,6 +35387,34 @@ func (c *ClientWithResponses) StudentSignInWithResponse(ctx context.Context, bod
 		return nil, err
 	}
 	return ParseStudentSignInResponse(rsp)
+}
+
+// StudentSignOutWithResponse A student signs out of a device (the student token of a sign-in).
+//
+// With the student token a sign-in at `POST /v1/students/sign-in` answered, as
+// `Authorization: Bearer pgl_…`, ends that sign-in: the token stops working at once on every
+// instance, and the live streams that hold it (`GET /v1/games/{id}/events`,
+// `GET /v1/me/events`) end with a `revoked` event, `token_revoked`. The student's other
+// sign-ins, on other devices, and their own token keep working. For a child on a shared
+// device: the next child finds nothing of theirs.
+//
+// The student's own token, from joining the class (`POST /v1/classrooms/join`), is not a
+// sign-in and is refused, 403 `not_a_sign_in`: it is the student's only key, so a device
+// forgets it instead, and the teacher reissues it when it is lost
+// (`POST /v1/classrooms/{classroom_id}/students/{student_id}/token`). A token that no longer
+// works (signed out already, its code reset, its student removed) gets 401; another kind of
+// token 403 `student_token_required` (a teacher's browser session signs out at
+// `POST /v1/auth/logout`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/students/sign-out (the `StudentSignOut` operationId).
+func (c *ClientWithResponses) StudentSignOutWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*StudentSignOutResponse, error) {
+	rsp, err := c.StudentSignOut(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseStudentSignOutResponse(rsp)
 }
 
 // ListWebhooksWithResponse Your webhook subscriptions, with how their deliveries go.
@@ -48492,6 +48722,127 @@ func ParseStudentSignInResponse(rsp *http.Response) (*StudentSignInResponse, err
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers StudentSignInResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseStudentSignOutResponse parses an HTTP response from a StudentSignOutWithResponse call
+func ParseStudentSignOutResponse(rsp *http.Response) (*StudentSignOutResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &StudentSignOutResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers StudentSignOutResponse204Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 401:
+		var headers StudentSignOutResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers StudentSignOutResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers StudentSignOutResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -994,13 +994,59 @@ func TestBrowserTeacherSignsInThroughTheProvider(t *testing.T) {
 	teacher.audit("a classroom's page")
 	teacher.screenshot("teacher-class")
 
+	// Games for chosen students only: Ada left out, Ben plays Primed against the random computer.
+	act(teacher, chromedp.Click("", byRole("checkbox", "Ada"), start), "leave Ada out")
+	act(teacher, chromedp.SetValue("", "primed", byRole("combobox", "Which game"), start), "Primed")
+	act(teacher, chromedp.SetValue("", "1", byRole("combobox", "Students in each game"), start), "one student a game")
+	act(teacher, chromedp.SetValue("", "random", byRole("combobox", "Computer player"), start), "the random computer player")
+	teacher.click("button", "Start games", start)
+	teacher.waitUntil(30*time.Second, "Ben's Primed game listed", func() bool {
+		return strings.Contains(teacher.text("list", "Games"), "Primed: Ben, Computer (random)")
+	})
+	if got := teacher.text("list", "Games"); strings.Contains(got, "Primed: Ada") {
+		t.Errorf("Ada, left out, got a game: %q", got)
+	}
+
+	// Ada's own figures and games, opened from her row of the statistics; Close gives the focus back.
+	teacher.click("button", "Games and accuracy of Ada")
+	act(teacher, chromedp.WaitVisible("", byRole("region", "Ada: games and accuracy")), "Ada's figures")
+	teacher.waitUntil(30*time.Second, "Ada's games listed", func() bool {
+		return strings.Contains(teacher.text("list", "Games of Ada"), "Prime Climb: Ada, Ben")
+	})
+	if got := teacher.text("list", "Games of Ada"); strings.Contains(got, "Primed") {
+		t.Errorf("Ada's games list another's: %q", got)
+	}
+	if got := teacher.text("region", "Ada: games and accuracy"); !strings.Contains(got, "Games won / finished / played:") {
+		t.Errorf("Ada's figures read %q", got)
+	}
+	teacher.audit("a student's figures")
+	teacher.click("button", "Close", teacher.within("region", "Ada: games and accuracy"))
+	if focused := act(teacher, chromedp.Evaluate[string](`document.activeElement.getAttribute("aria-label")`), "the focus"); focused != "Games and accuracy of Ada" {
+		t.Errorf("after Close the focus is on %q, want Ada's row", focused)
+	}
+
 	// Desktop first, but a phone works too: the same page at 360 px, audited again.
 	act(teacher, chromedp.EmulateViewport(360, 800, chromedp.EmulateMobile), "a phone's width")
 	teacher.width = 360
 	act(teacher, chromedp.WaitVisible("", byRole("table", "Statistics per student")), "the statistics at 360 px")
 	teacher.audit("a classroom's page on a phone")
 	teacher.screenshot("teacher-class")
-	teacher.noConsoleErrors()
+
+	// The teacher signs out from the page's header, with the keyboard: the session ends on the
+	// server (POST /v1/auth/logout) and the app lands on /app/ saying so; the teacher's page no
+	// longer opens their classrooms.
+	act(teacher, chromedp.Focus("", byRole("button", "Sign out")), "focus Sign out")
+	act(teacher, chromedp.KeyEvent("\r"), "press Enter on Sign out")
+	act(teacher, chromedp.WaitVisible("", byRole("heading", "Play Prime games")), "the landing page after signing out")
+	teacher.waitUntil(30*time.Second, "the confirmation", func() bool { return teacher.status() == "You are signed out." })
+	teacher.audit("the landing page after a teacher signed out")
+	teacher.noConsoleErrors() // the sign-out itself logged nothing
+	if status := act(teacher, chromedp.Evaluate[int](`fetch("/v1/me/classrooms").then(r => r.status)`, chromedp.EvalAwaitPromise), "the classrooms after signing out"); status != http.StatusUnauthorized {
+		t.Errorf("the classrooms after signing out = %d, want 401", status)
+	}
+	teacher.open("/app/teacher")
+	act(teacher, chromedp.WaitVisible("", byRole("link", "Sign in as a teacher")), "the teacher's page, signed out")
+	teacher.clearConsole() // the 401s asked for here are logged by the browser itself
 }
 
 func TestBrowserChildSignsInWithAClassCard(t *testing.T) {
@@ -1038,6 +1084,30 @@ func TestBrowserChildSignsInWithAClassCard(t *testing.T) {
 	cy.waitUntil(30*time.Second, "Cy's games listed", func() bool { return !strings.HasPrefix(cy.status(), "Loading") })
 	cy.audit("a student's page")
 	cy.screenshot("student")
+
+	// Cy signs out of the shared device: the app ends the sign-in on the server (its token is
+	// refused from then on), forgets it and lands on /app/ saying so.
+	token := act(cy, chromedp.Evaluate[string](`JSON.parse(localStorage.getItem("primegames.student")).token`), "Cy's token")
+	cy.click("button", "Sign out")
+	act(cy, chromedp.WaitVisible("", byRole("heading", "Play Prime games")), "the landing page after signing out")
+	cy.waitUntil(30*time.Second, "the confirmation", func() bool { return cy.status() == "You are signed out." })
+	if kept := act(cy, chromedp.Evaluate[bool](`localStorage.getItem("primegames.student") !== null`), "the token kept"); kept {
+		t.Error("the browser still keeps Cy's token after signing out")
+	}
+	if cy.has("link", "Your class games") {
+		t.Error("the landing page still offers Cy's class games after signing out")
+	}
+	req, _ := http.NewRequest(http.MethodGet, base+"/v1/me", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("Cy's token after signing out = %d, want 401", resp.StatusCode)
+	}
+	cy.audit("the landing page after signing out")
 	cy.noConsoleErrors()
 }
 
@@ -1220,6 +1290,15 @@ func TestBrowserLTILaunchLandsInTheAppInTheLMSFrame(t *testing.T) {
 	if frames := tree.FrameTree.ChildFrames; len(frames) != 1 || !strings.HasPrefix(frames[0].Frame.URL, tool+"/app/teacher/classrooms/") || frames[0].Frame.URLFragment != "" {
 		t.Errorf("the tool's frame: %+v", frames)
 	}
+	teacher.noConsoleErrors()
+
+	// The instructor signs out inside the frame: the hand-over's token is revoked by its id and
+	// forgotten, and the frame lands on /app/ saying so.
+	teacher.click("button", "Sign out", inFrame(teacher))
+	act(teacher, chromedp.WaitVisible("", byRole("heading", "Play Prime games"), inFrame(teacher)), "the landing page in the frame after signing out")
+	teacher.waitUntil(30*time.Second, "the confirmation in the frame", func() bool {
+		return strings.TrimSpace(teacher.text("status", "", inFrame(teacher))) == "You are signed out."
+	})
 	teacher.noConsoleErrors()
 
 	// The learner: their games, in the frame.

@@ -5,6 +5,7 @@ import { unwrap } from "@primegames/client";
 import { api, kindNames, lastName, Refusal, rememberName, saveSeat, seats, sentence } from "./api.js";
 import { field, go, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { notice } from "./notice.js";
 import { student } from "./signin.js";
 
 export const teacherSignIn = "/v1/auth/oidc/login?return_to=/app/teacher";
@@ -97,7 +98,7 @@ export function landing(root: HTMLElement): void {
     h("header", { class: "top" }, h("span", { class: "brand" }, "Prime games"),
       h("a", { href: teacherSignIn, class: "teacher" }, t("Teacher sign-in"))),
     h("main", { id: "main", tabindex: -1 },
-      h("h1", {}, t("Play Prime games")),
+      h("h1", {}, t("Play Prime games")), notice(),
       h("div", { class: "landing-grid" }, join, versus, open), card, resume));
   code.focus();
 }

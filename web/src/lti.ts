@@ -33,7 +33,7 @@ export function ltiPage(root: HTMLElement): void {
       const handed = unwrap(await api.POST("/v1/lti/handover", { body: { code } }));
       let to: string;
       if (handed.role === "teacher") {
-        rememberTeacher(handed.token);
+        rememberTeacher(handed.token, handed.token_id);
         to = `/app/teacher/classrooms/${handed.classroom.id}`;
       } else {
         localStorage.setItem(studentKey, JSON.stringify({ token: handed.token, name: handed.student?.name ?? "", classroom: handed.classroom.name }));

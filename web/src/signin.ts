@@ -3,9 +3,10 @@
 // The student token is kept in localStorage; /app/me lists the child's games with it.
 import { unwrap } from "@primegames/client";
 
-import { api, kindNames, saveSeat, sentence, statusWord } from "./api.js";
+import { api, forgetSeat, kindNames, saveSeat, seats, sentence, statusWord } from "./api.js";
 import { field, go, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { tell } from "./notice.js";
 
 const studentKey = "primegames.student";
 
@@ -54,6 +55,25 @@ export function signInPage(root: HTMLElement): void {
   if (classCode.value && code.value) form.requestSubmit();
 }
 
+/** signOut ends the card sign-in on the server (its token stops working at once), then forgets it
+ * here with the seats it opened, even when the server cannot be reached: the next child on this
+ * device finds nothing of this one's. A student's own token (an LTI launch's) cannot sign out
+ * (403 not_a_sign_in) and is only forgotten. */
+async function signOut(me: Student, button: HTMLButtonElement): Promise<void> {
+  button.disabled = true;
+  try {
+    await api.withToken(me.token).POST("/v1/students/sign-out", {});
+  } catch {
+    // offline, or refused: forgotten all the same
+  }
+  localStorage.removeItem(studentKey);
+  for (const seat of seats()) {
+    if (seat.token === me.token) forgetSeat(seat.gameId);
+  }
+  tell(t("You are signed out."));
+  go("/app/");
+}
+
 interface GameItem { id: string; game: string; status: string }
 
 export function myGamesPage(root: HTMLElement): void {
@@ -66,7 +86,7 @@ export function myGamesPage(root: HTMLElement): void {
       h("h1", {}, me ? t("Hello, {name}", { name: me.name }) : t("Sign in first")),
       me ? h("p", {}, t("Class: {classroom}", { classroom: me.classroom })) : h("p", {}, h("a", { href: "/app/sign-in", "data-nav": "" }, t("Sign in with your card"))),
       me ? status : null, list,
-      me ? h("button", { type: "button", onclick: () => { localStorage.removeItem(studentKey); go("/app/"); } }, t("Sign out")) : null));
+      me ? h("button", { type: "button", onclick: (e: Event) => void signOut(me, e.currentTarget as HTMLButtonElement) }, t("Sign out")) : null));
   if (!me) return;
   document.title = `${me.name} · Prime games`;
   void (async () => {

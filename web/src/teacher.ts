@@ -9,22 +9,46 @@
 // progress (set, changed and deleted here), and the class's progress picture with a CSV download.
 import { unwrap } from "@primegames/client";
 
-import { api, kindNames, sentence } from "./api.js";
-import { field, h, replace } from "./dom.js";
+import { api, kindNames, Refusal, sentence } from "./api.js";
+import { field, go, h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { teacherSignIn } from "./landing.js";
+import { tell } from "./notice.js";
 
 interface Classroom { id: string; name: string; join_code: string }
-interface Student { id: string; name: string }
+interface Student { id: string; name: string; created_at?: string }
 interface GameSummary { id: string; game: string; status: string; players: string[] }
 type Kind = "prime-climb" | "primed";
 type Bot = "random" | "greedy" | "expert";
 
 const teacherKey = "primegames.teacher";
+const teacherTokenIdKey = "primegames.teacher.id";
 
-/** rememberTeacher keeps an LTI launch's account token for this tab's teacher pages. */
-export function rememberTeacher(token: string): void {
+/** rememberTeacher keeps an LTI launch's account token for this tab's teacher pages, with its id,
+ * which revokes it on signing out. */
+export function rememberTeacher(token: string, id?: string): void {
   sessionStorage.setItem(teacherKey, token);
+  if (id) sessionStorage.setItem(teacherTokenIdKey, id);
+  else sessionStorage.removeItem(teacherTokenIdKey);
+}
+
+/** signOut ends the teacher's session on the server: the cookie's at POST /v1/auth/logout, or a
+ * launch's account token revoked by its id; then forgets the token here even when the server cannot
+ * be reached, and lands on /app/ saying so. */
+async function signOut(button: HTMLButtonElement): Promise<void> {
+  button.disabled = true;
+  const token = teacherToken();
+  const id = sessionStorage.getItem(teacherTokenIdKey);
+  try {
+    if (!token) await api.POST("/v1/auth/logout", {});
+    else if (id) await api.withToken(token).DELETE("/v1/me/tokens/{token_id}", { params: { path: { token_id: id } } });
+  } catch {
+    // offline: forgotten all the same
+  }
+  sessionStorage.removeItem(teacherKey);
+  sessionStorage.removeItem(teacherTokenIdKey);
+  tell(t("You are signed out."));
+  go("/app/");
 }
 
 function teacherToken(): string | undefined {
@@ -126,12 +150,15 @@ function frame(root: HTMLElement, title: string, ...body: HTMLElement[]): void {
   root.replaceChildren(
     h("header", { class: "top" },
       h("a", { href: "/app/", "data-nav": "", class: "brand" }, "Prime games"),
-      h("a", { href: "/app/teacher", "data-nav": "" }, t("Your classrooms"))),
+      h("span", { class: "top-actions" },
+        h("a", { href: "/app/teacher", "data-nav": "" }, t("Your classrooms")),
+        h("button", { type: "button", onclick: (e: Event) => void signOut(e.currentTarget as HTMLButtonElement) }, t("Sign out")))),
     h("main", { id: "main", tabindex: -1, class: "teacher" }, ...body));
 }
 
 function notSignedIn(status: HTMLElement): void {
   sessionStorage.removeItem(teacherKey); // a launch's token that expired (8 hours)
+  sessionStorage.removeItem(teacherTokenIdKey);
   status.replaceChildren(t("You are not signed in."), " ", h("a", { href: teacherSignIn }, t("Sign in as a teacher")));
 }
 
@@ -193,18 +220,20 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
   const assignments = h("div", {});
   const progress = h("div", {});
   const stats = h("div", {});
+  const detail = h("div", {});
   const urls: string[] = [];
+  const start = startForm(id, () => void Promise.all([loadStudents(), loadGames(), loadAssignments(), loadStats()]));
   const section = (key: string, title: string, ...body: HTMLElement[]) =>
     h("section", { "aria-labelledby": `section-${key}` }, h("h2", { id: `section-${key}`, tabindex: -1 }, title), ...body);
   frame(root, t("Classroom"), heading, status,
     h("div", { class: "teacher-grid" },
       section("students", t("Students"), joinCode, students,
         h("p", {}, fileLink(`/v1/classrooms/${id}/sign-in-cards.svg`, t("Print the sign-in cards")))),
-      section("games", t("Games"), games, startForm(id, () => void Promise.all([loadStudents(), loadGames(), loadAssignments(), loadStats()])), review),
+      section("games", t("Games"), games, start.form, review),
       section("live", t("Live games"), liveNote, liveList),
       section("assignments", t("Assignments"), assignments, assignmentForm(id, () => void loadAssignments())),
       section("progress", t("Progress"), progress),
-      section("statistics", t("Statistics"), stats)));
+      section("statistics", t("Statistics"), stats, detail)));
 
   /** The assignment whose Edit form is open, and the one whose deletion is being confirmed. */
   let editing = "";
@@ -325,23 +354,79 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
     return form;
   }
 
+  type Totals = { games_played: number; games_finished: number; games_won: number; hints_used: number; accuracy?: number | null; judged_actions?: number;
+    games?: Record<string, { review?: { judged: number; accuracy?: number | null } }> };
+  type StudentTotals = Totals & { name: string; student_id: string };
+  /** The student whose games and accuracy are open under the statistics, if any. */
+  let shownStudent = "";
+
   async function loadStats(): Promise<void> {
     try {
-      type Totals = { games_played: number; games_finished: number; games_won: number; hints_used: number; accuracy?: number | null };
-      type Stats = { students: (Totals & { name: string })[]; class: Totals; reviews_pending: number };
+      type Stats = { students: StudentTotals[]; class: Totals; reviews_pending: number };
       // The answer is JSON (the default Accept); the contract also offers CSV, hence the cast.
       const answer = unwrap(await client().GET("/v1/classrooms/{classroom_id}/stats", { params: { path: { classroom_id: id } } })) as unknown as Stats;
+      const who = (name: string, s: Totals) => {
+        if (!("student_id" in s)) return name;
+        const st = s as StudentTotals;
+        return h("button", {
+          type: "button", class: "name", "data-focus": `student-${st.student_id}`, "aria-expanded": shownStudent === st.student_id ? "true" : "false",
+          "aria-label": t("Games and accuracy of {name}", { name }), onclick: () => void showStudent(st, true),
+        }, name);
+      };
       const row = (name: string, s: Totals) => h("tr", {},
-        h("th", { scope: "row" }, name), h("td", {}, `${s.games_won} / ${s.games_finished} / ${s.games_played}`),
+        h("th", { scope: "row" }, who(name, s)), h("td", {}, `${s.games_won} / ${s.games_finished} / ${s.games_played}`),
         h("td", {}, s.hints_used), h("td", {}, s.accuracy === null || s.accuracy === undefined ? "–" : `${Math.round(s.accuracy * 100)} %`));
       replace(stats, h("table", {},
         h("caption", {}, t("Statistics per student")),
         h("thead", {}, h("tr", {}, ...[t("Student"), t("Games won / finished / played"), t("Hints"), t("Accuracy")].map((c) => h("th", { scope: "col" }, c)))),
         h("tbody", {}, ...answer.students.map((st) => row(st.name, st)), row(t("The class"), answer.class))),
         answer.reviews_pending > 0 ? h("p", {}, t("{n} finished games not reviewed yet: accuracy counts them once they are.", { n: answer.reviews_pending })) : null);
+      const open = answer.students.find((st) => st.student_id === shownStudent);
+      if (open) void showStudent(open, false);
+      else if (shownStudent) closeStudent(false);
     } catch (err) {
       stats.replaceChildren(h("p", {}, sentence(err)));
     }
+  }
+
+  const percent = (share: number) => Math.round(share * 100);
+
+  /** showStudent opens, under the statistics, one student's figures, accuracy by game and games
+   * (GET …/games?student=…); focus moves to its heading when the teacher opened it. */
+  async function showStudent(st: StudentTotals, focus: boolean): Promise<void> {
+    shownStudent = st.student_id;
+    for (const b of stats.querySelectorAll<HTMLElement>("button.name")) b.setAttribute("aria-expanded", String(b.dataset["focus"] === `student-${st.student_id}`));
+    const heading = h("h3", { id: "student-detail", tabindex: -1 }, t("{name}: games and accuracy", { name: st.name }));
+    const theirGames = h("ul", { "aria-label": t("Games of {name}", { name: st.name }), class: "links" });
+    const close = h("button", { type: "button", class: "secondary" }, t("Close"));
+    close.addEventListener("click", () => closeStudent(true));
+    const byKind = Object.entries(st.games ?? {}).filter(([, k]) => (k.review?.judged ?? 0) > 0 && k.review?.accuracy !== null && k.review?.accuracy !== undefined);
+    const panel = h("div", { role: "region", "aria-labelledby": "student-detail", class: "student-detail" },
+      heading,
+      h("p", {}, t("Games won / finished / played: {won} / {finished} / {played}. Hints: {hints}.", { won: st.games_won, finished: st.games_finished, played: st.games_played, hints: st.hints_used })),
+      h("p", {}, st.accuracy === null || st.accuracy === undefined
+        ? t("No move judged yet: accuracy counts finished games once they are reviewed.")
+        : t("Accuracy {percent} % over {n} judged moves.", { percent: percent(st.accuracy), n: st.judged_actions ?? 0 })),
+      byKind.length === 0 ? null : h("ul", { "aria-label": t("Accuracy by game") }, ...byKind.map(([kind, k]) =>
+        h("li", {}, t("{game}: {percent} % over {n} judged moves", { game: kindNames[kind] ?? kind, percent: percent(k.review?.accuracy ?? 0), n: k.review?.judged ?? 0 })))),
+      theirGames, close);
+    detail.replaceChildren(panel);
+    if (focus) heading.focus();
+    try {
+      const list: GameSummary[] = unwrap(await client().GET("/v1/classrooms/{classroom_id}/games", { params: { path: { classroom_id: id }, query: { student: st.student_id } } })).items;
+      theirGames.replaceChildren(...list.map((g) => h("li", {}, gameLabel(g))));
+      if (list.length === 0) theirGames.replaceChildren(h("li", {}, t("No games yet.")));
+    } catch (err) {
+      theirGames.replaceChildren(h("li", {}, sentence(err)));
+    }
+  }
+
+  function closeStudent(focus: boolean): void {
+    const was = shownStudent;
+    shownStudent = "";
+    detail.replaceChildren();
+    for (const b of stats.querySelectorAll<HTMLElement>("button.name")) b.setAttribute("aria-expanded", "false");
+    if (focus) stats.querySelector<HTMLElement>(`[data-focus="student-${was}"]`)?.focus();
   }
 
   async function loadProgress(): Promise<void> {
@@ -360,6 +445,7 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
   }
 
   function showStudents(items: Student[]): void {
+    start.setStudents(items);
     students.replaceChildren(...items.map((s) => h("li", {}, s.name)));
     if (items.length === 0) students.replaceChildren(h("li", {}, t("No students yet.")));
   }
@@ -563,27 +649,49 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
   };
 }
 
-/** startForm starts a game for each group of students: the game, the students in each and a
- * computer player besides them (none: classmates only; one student a game needs one). */
-function startForm(id: string, done: () => void): HTMLFormElement {
+/** startForm starts a game for each group of students: the game, who plays (every student at first;
+ * the teacher may leave some out), the students in each game and a computer player besides them
+ * (none: classmates only; one student a game needs one). setStudents gives it the classroom's
+ * students, keeping what the teacher chose of those it had. */
+function startForm(id: string, done: () => void): { form: HTMLFormElement; setStudents: (items: Student[]) => void } {
   const game = kindSelect("game");
   const size = h("select", { name: "group_size" }, ...[1, 2, 3, 4, 5, 6].map((n) => h("option", { value: n, selected: n === 2 }, String(n))));
   const bot = botSelect("bot", "", t("None: classmates only"));
   const error = h("p", { class: "error", role: "alert" });
   const note = h("p", { role: "status" });
+  let roster: Student[] = [];
+  const boxes = new Map<string, HTMLInputElement>();
+  const who = h("fieldset", { class: "choose" }, h("legend", {}, t("Who plays")));
+  const setStudents = (items: Student[]) => {
+    roster = items;
+    const before = new Map([...boxes].map(([sid, box]) => [sid, box.checked]));
+    boxes.clear();
+    who.replaceChildren(h("legend", {}, t("Who plays")), ...items.map((s) => {
+      const box = h("input", { type: "checkbox", name: "student", value: s.id, checked: before.get(s.id) ?? true });
+      boxes.set(s.id, box);
+      return h("label", {}, box, h("span", {}, s.name));
+    }));
+    who.hidden = items.length === 0;
+  };
   const form = h("form", { "aria-labelledby": "start-games" },
     h("h3", { id: "start-games" }, t("Start games")),
     h("p", {}, t("One game for each group of students, in the order they joined.")),
-    field(t("Which game"), game), field(t("Students in each game"), size), field(t("Computer player"), bot),
+    field(t("Which game"), game), who, field(t("Students in each game"), size), field(t("Computer player"), bot),
     h("button", { type: "submit" }, t("Start games")), error, note);
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     error.textContent = note.textContent = "";
     void (async () => {
       try {
+        // Everyone: no student_ids (every current student, in the order they joined); some: the
+        // chosen ones, in the order they joined too.
+        const chosen = roster.filter((s) => boxes.get(s.id)?.checked)
+          .sort((a, b) => Date.parse(a.created_at ?? "") - Date.parse(b.created_at ?? ""));
+        if (roster.length > 0 && chosen.length === 0) throw new Refusal(t("Choose at least one student."));
+        const some = chosen.length < roster.length ? { student_ids: chosen.map((s) => s.id) } : {};
         const started = unwrap(await client().POST("/v1/classrooms/{classroom_id}/games", {
           params: { path: { classroom_id: id } },
-          body: { game: game.value as Kind, group_size: Number(size.value), ...(bot.value ? { bots: [bot.value as Bot] } : {}) },
+          body: { game: game.value as Kind, group_size: Number(size.value), ...some, ...(bot.value ? { bots: [bot.value as Bot] } : {}) },
         }));
         note.textContent = t("{n} games started.", { n: started.games.length });
         done();
@@ -592,7 +700,7 @@ function startForm(id: string, done: () => void): HTMLFormElement {
       }
     })();
   });
-  return form;
+  return { form, setStudents };
 }
 
 function assignmentForm(id: string, done: () => void): HTMLFormElement {

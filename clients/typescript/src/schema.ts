@@ -2283,6 +2283,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/students/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A student signs out of a device (the student token of a sign-in).
+         * @description With the student token a sign-in at `POST /v1/students/sign-in` answered, as
+         *     `Authorization: Bearer pgl_…`, ends that sign-in: the token stops working at once on every
+         *     instance, and the live streams that hold it (`GET /v1/games/{id}/events`,
+         *     `GET /v1/me/events`) end with a `revoked` event, `token_revoked`. The student's other
+         *     sign-ins, on other devices, and their own token keep working. For a child on a shared
+         *     device: the next child finds nothing of theirs.
+         *
+         *     The student's own token, from joining the class (`POST /v1/classrooms/join`), is not a
+         *     sign-in and is refused, 403 `not_a_sign_in`: it is the student's only key, so a device
+         *     forgets it instead, and the teacher reissues it when it is lost
+         *     (`POST /v1/classrooms/{classroom_id}/students/{student_id}/token`). A token that no longer
+         *     works (signed out already, its code reset, its student removed) gets 401; another kind of
+         *     token 403 `student_token_required` (a teacher's browser session signs out at
+         *     `POST /v1/auth/logout`).
+         */
+        post: operations["studentSignOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/classrooms/{classroom_id}/sign-in-cards.svg": {
         parameters: {
             query?: never;
@@ -6092,6 +6125,11 @@ export interface components {
              * @description When a teacher's account token stops working.
              */
             expires_at?: string;
+            /**
+             * Format: uuid
+             * @description A teacher's account token's id: `DELETE /v1/me/tokens/{token_id}` with the token revokes it, as signing out of a shared device does.
+             */
+            token_id?: string;
             classroom: components["schemas"]["Classroom"];
             account?: components["schemas"]["Account"];
             student?: components["schemas"]["Student"];
@@ -13457,6 +13495,31 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["SignInCodesUnavailable"];
+        };
+    };
+    studentSignOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out; the token no longer works. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getSignInCards: {
