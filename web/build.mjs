@@ -22,7 +22,12 @@ const result = await build({
   outdir: join(dist, "assets"),
   entryNames: "[name]-[hash]",
   assetNames: "[name]-[hash]",
-  alias: { "@primegames/client": join(here, "../clients/typescript/src/index.ts") },
+  // openapi-fetch from web/node_modules always, even where clients/typescript has its own: the
+  // names of the bundle's files hash the paths of its inputs, and CI builds with web's alone.
+  alias: {
+    "@primegames/client": join(here, "../clients/typescript/src/index.ts"),
+    "openapi-fetch": join(here, "node_modules/openapi-fetch"),
+  },
   nodePaths: [join(here, "node_modules")],
   legalComments: "none",
   charset: "utf8",
