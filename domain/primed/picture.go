@@ -31,7 +31,7 @@ type spread struct {
 
 var tables = map[domain.Layout]spread{
 	domain.Desktop: {width: 900, k: 1, headX: 124, pilesY: 100, lastX: 300, lastY: 118, roundsX: 610, roundsY: 118, handsY: 252, handRow: 62, cardsX: 260},
-	domain.Phone:   {width: 600, k: 1.5, headX: 24, pilesY: 180, lastX: 24, lastY: 360, roundsX: 24, roundsY: 530, handsY: 770, handRow: 150, cardsX: 24, cardsDY: 44},
+	domain.Phone:   {width: 600, k: 1.5, headX: 24, pilesY: 196, lastX: 24, lastY: 374, roundsX: 24, roundsY: 530, handsY: 770, handRow: 150, cardsX: 24, cardsDY: 44},
 }
 
 func spreadOf(l domain.Layout) spread {

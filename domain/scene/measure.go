@@ -20,7 +20,7 @@ const (
 )
 
 // MinShrink is how far Fitted shrinks a line of text to fit its room: to three quarters of its
-// size, still easy to read; a line that needs more is cut short with "…".
+// size, still easy to read; a line that would need more is cut short with "…" instead.
 const MinShrink = 0.75
 
 // measureSize is the size the fonts are measured at; widths scale with the size (no hinting).
@@ -57,9 +57,10 @@ func Width(s string, size float64, bold bool) float64 {
 }
 
 // Fitted is t as drawn: when it has Room and is wider than it, broken in two at a space when it
-// may Wrap (its lines joined by "\n"), its size shrunk to fit (down to MinShrink of it), and if
-// still too wide its (last) line cut short with "…". Both the SVG and the PNG draw a text Fitted,
-// so a translation longer than the English still fits its box.
+// may Wrap (its lines joined by "\n"), then its size shrunk to fit when MinShrink of it is enough,
+// else its (last) line cut short with "…" at its size (a line cut anyway is not made smaller).
+// Both the SVG and the PNG draw a text Fitted, so a translation longer than the English still fits
+// its box.
 func Fitted(t Text) Text {
 	if t.Room <= 0 || t.Size <= 0 || t.Text == "" {
 		return t
@@ -76,8 +77,8 @@ func Fitted(t Text) Text {
 	for _, l := range lines {
 		widest = max(widest, Width(l, t.Size, t.Bold))
 	}
-	if widest > t.Room {
-		t.Size = max(t.Size*t.Room/widest, t.Size*MinShrink)
+	if widest > t.Room && t.Room/widest >= MinShrink {
+		t.Size *= t.Room / widest
 	}
 	last := len(lines) - 1
 	r := []rune(lines[last])
