@@ -77,7 +77,7 @@ func Fitted(t Text) Text {
 	for _, l := range lines {
 		widest = max(widest, Width(l, t.Size, t.Bold))
 	}
-	if widest > t.Room && t.Room/widest >= MinShrink {
+	if widest > t.Room && t.Room/widest >= MinShrink && !strings.HasSuffix(t.Text, "…") { // cut already (Fit): cut more
 		t.Size *= t.Room / widest
 	}
 	last := len(lines) - 1
