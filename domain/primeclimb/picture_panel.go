@@ -34,7 +34,7 @@ func (p *panel) at(x, y float64) (float64, float64) {
 
 func (p *panel) text(x, y, size float64, bold bool, text string, meta ...scene.Meta) {
 	px, py := p.at(x, y)
-	t := scene.Text{X: px, Y: py, Size: size * p.lk.k, Bold: bold, Text: text}
+	t := scene.Text{X: px, Y: py, Size: size * p.lk.k, Bold: bold, Text: text, Room: (p.width() - x) * p.lk.k}
 	if len(meta) > 0 {
 		t.Meta = meta[0]
 	}
@@ -53,15 +53,16 @@ func (p *panel) rect(x, y, w, h float64, paint scene.Paint, meta ...scene.Meta) 
 // said places a line of words, cut to what a line holds at fitSize.
 func (p *panel) said(x, y, size float64, bold bool, w scene.Words, fitSize float64, meta ...scene.Meta) {
 	px, py := p.at(x, y)
-	t := scene.Text{X: px, Y: py, Size: size * p.lk.k, Bold: bold}
+	t := scene.Text{X: px, Y: py, Size: size * p.lk.k, Bold: bold, Room: (p.width() - x) * p.lk.k}
 	if len(meta) > 0 {
 		t.Meta = meta[0]
 	}
 	p.nodes = append(p.nodes, scene.Said(t, w, p.holds(fitSize)))
 }
 
-// holds is how many characters a line of the panel holds at a type size.
-func (p *panel) holds(size float64) int { return int(p.width() / (size * 0.56)) }
+// holds is how many characters a line of the panel holds at a type size, drawn as small as it may
+// be (scene.MinShrink): a line the characters allow is fitted to its room by measure.
+func (p *panel) holds(size float64) int { return int(p.width() / (size * scene.MinShrink * 0.56)) }
 
 // width is the panel's width in desktop units.
 func (p *panel) width() float64 { return p.lk.panelW / p.lk.k }
@@ -142,12 +143,18 @@ func drawSeat(p *panel, pl PlayerView, name any, v View, y float64, you bool) {
 	}
 	p.said(0, y+24, 12, false, status, 12)
 	x := 0.0
-	for _, k := range pl.Keepers {
-		label := CardLabel(k.Card)
-		width := 12 + 7.5*float64(len([]rune(label)))
+	for i, k := range pl.Keepers {
+		width := keeperWidth(k.Card)
+		if x+width > p.width() || i < len(pl.Keepers)-1 && x+width+6+moreWidth > p.width() {
+			// No room for this card and what follows: their number instead ("+3"); the
+			// picture's description names them all.
+			px, py := p.at(x+2, y+44)
+			p.nodes = append(p.nodes, scene.Text{Meta: scene.Meta{Class: "more-keepers"}, X: px, Y: py, Size: 12 * p.lk.k, Bold: true, Text: fmt.Sprintf("+%d", len(pl.Keepers)-i)})
+			break
+		}
 		p.rect(x, y+31, width, 18, scene.Paint{Fill: "#ffffff", Stroke: "#8e5bb5", StrokeWidth: 1}, scene.Meta{Class: "keeper", Data: []scene.Attr{scene.D("card", string(k.Card))}})
-		px, py := p.at(x+6, y+44)
-		p.nodes = append(p.nodes, scene.Said(scene.Text{X: px, Y: py, Size: 12 * p.lk.k}, cardWords(k.Card), 0))
+		px, py := p.at(x+width/2, y+44)
+		p.nodes = append(p.nodes, scene.Said(scene.Text{X: px, Y: py, Size: 12 * p.lk.k, Anchor: scene.Middle, Room: (width - 12) * p.lk.k}, cardWords(k.Card), 0))
 		x += width + 6
 	}
 	seat := scene.Group{Meta: scene.Meta{Class: "seat", Data: []scene.Attr{scene.D("seat", strconv.Itoa(pl.Seat))}}, Children: append([]scene.Node{}, p.nodes[start:]...)}
@@ -176,7 +183,7 @@ func drawDice(p *panel, v View, y float64) {
 		if v.Cursed {
 			left += " (cursed: − or ÷)"
 		}
-		p.text(150, y+22, 12, false, left)
+		p.text(0, y+56, 12, false, left) // under the dice: four of them reach past x 150
 	}
 	p.nodes = append(p.nodes[:start], scene.Group{Meta: scene.Meta{ID: "dice"}, Children: append([]scene.Node{}, p.nodes[start:]...)})
 }
@@ -234,6 +241,23 @@ func squareWords(n int) any {
 
 // CardLabel is a Prime Card as a picture names it: "±5", "Send to Start".
 func CardLabel(c Card) string { return c.Title() }
+
+// keeperWidth is the width of a keeper card's box in the panel, in desktop units. A card with a
+// name has room for it in every language the pictures are said in, longer than the English
+// ("Curse" is "Maldición", "Malédiction"; "Send to Start" is "De volta ao Início"): the label is
+// drawn smaller to fit only when the translation is longer still (scene.Fitted).
+func keeperWidth(c Card) float64 {
+	switch c {
+	case SendToStart:
+		return 118
+	case Curse:
+		return 86
+	}
+	return 12 + scene.Width(CardLabel(c), 12, false) // "±3": a number, the same in every language
+}
+
+// moreWidth is the room "+3" takes after the keeper cards that fit.
+const moreWidth = 24
 
 // describe says the position in words.
 func describe(v View, last *Outcome, who []any) domain.Words {

@@ -31,7 +31,7 @@ type spread struct {
 
 var tables = map[domain.Layout]spread{
 	domain.Desktop: {width: 900, k: 1, headX: 124, pilesY: 100, lastX: 300, lastY: 118, roundsX: 610, roundsY: 118, handsY: 252, handRow: 62, cardsX: 260},
-	domain.Phone:   {width: 600, k: 1.5, headX: 24, pilesY: 180, lastX: 24, lastY: 360, roundsX: 24, roundsY: 530, handsY: 770, handRow: 150, cardsX: 24, cardsDY: 44},
+	domain.Phone:   {width: 600, k: 1.5, headX: 24, pilesY: 196, lastX: 24, lastY: 374, roundsX: 24, roundsY: 530, handsY: 770, handRow: 150, cardsX: 24, cardsDY: 44},
 }
 
 func spreadOf(l domain.Layout) spread {
@@ -80,10 +80,10 @@ func drawTable(l domain.Layout, pos domain.Position) (domain.Frame, error) {
 	if won := winners(v, who); !won.Zero() {
 		f.Nodes = append(f.Nodes, scene.Group{Meta: scene.Meta{Class: "winner"}, Children: []scene.Node{
 			scene.Rect{Paint: scene.Paint{Fill: "#fde68a", Stroke: "#d97706", StrokeWidth: 2}, X: 16, Y: headY + 10*k, W: t.width - 32, H: 38 * k, RX: 8},
-			scene.Said(scene.Text{X: 28, Y: headY + 38*k, Size: 24 * k, Bold: true}, won, 0),
+			scene.Said(scene.Text{X: 28, Y: headY + 38*k, Size: 24 * k, Bold: true, Room: t.width - 56}, won, 0),
 		}})
 	} else {
-		f.Nodes = append(f.Nodes, scene.Said(scene.Text{Meta: scene.Meta{Class: "status"}, X: 24, Y: headY + 34*k, Size: 15 * k, Bold: true}, status(v, who), 0))
+		f.Nodes = append(f.Nodes, scene.Said(scene.Text{Meta: scene.Meta{Class: "status"}, X: 24, Y: headY + 34*k, Size: 15 * k, Bold: true, Room: t.width - 48, Wrap: true}, status(v, who), 0))
 	}
 
 	piles := scene.Group{Meta: scene.Meta{ID: "piles"}}
@@ -107,7 +107,7 @@ func drawTable(l domain.Layout, pos domain.Position) (domain.Frame, error) {
 			if i == maxLines {
 				break
 			}
-			f.Nodes = append(f.Nodes, scene.Said(scene.Text{Meta: scene.Meta{Class: "last"}, X: t.lastX, Y: t.lastY + float64(i)*22*k, Size: 13 * k}, line, lineHolds(room, 13*k)))
+			f.Nodes = append(f.Nodes, scene.Said(scene.Text{Meta: scene.Meta{Class: "last"}, X: t.lastX, Y: t.lastY + float64(i)*22*k, Size: 13 * k, Room: room}, line, lineHolds(room, 13*k)))
 		}
 	}
 	f.Nodes = append(f.Nodes, drawRounds(t, v, who)...)
@@ -162,7 +162,11 @@ func drawRounds(t spread, v View, who []any) []scene.Node {
 		if !ok {
 			w = scene.Say("%s", s) // a name or a number, as it is
 		}
-		*into = append(*into, scene.Said(scene.Text{X: x, Y: y, Size: 12 * k, Bold: bold}, w, lineHolds(colW-4, 12*k)))
+		room := colW - 4
+		if col < 0 {
+			room = 70*k - 4
+		}
+		*into = append(*into, scene.Said(scene.Text{X: x, Y: y, Size: 12 * k, Bold: bold, Room: room}, w, lineHolds(colW-4, 12*k)))
 	}
 	y := t.roundsY
 	cell(-1, y, scene.Say("Scores"), true)
@@ -196,7 +200,7 @@ func drawRounds(t spread, v View, who []any) []scene.Node {
 }
 
 // lineHolds is about how many characters width holds at a type size.
-func lineHolds(width, size float64) int { return max(int(width/(size*0.52)), 2) }
+func lineHolds(width, size float64) int { return max(int(width/(size*scene.MinShrink*0.52)), 2) }
 
 func drawHand(t spread, v View, h HandView, name any, y float64, you bool) scene.Node {
 	k := t.k
@@ -224,7 +228,7 @@ func drawHand(t spread, v View, h HandView, name any, y float64, you bool) scene
 		total = v.Scores.Totals[h.Seat]
 	}
 	g.Children = append(g.Children,
-		scene.Said(scene.Text{Meta: scene.Meta{Class: "name"}, X: 24, Y: y + 20*k, Size: 15 * k, Bold: true}, label, lineHolds(width, 15*k)),
+		scene.Said(scene.Text{Meta: scene.Meta{Class: "name"}, X: 24, Y: y + 20*k, Size: 15 * k, Bold: true, Room: width}, label, lineHolds(width, 15*k)),
 		scene.Text{X: 24, Y: y + 38*k, Size: 12 * k, Text: cards(h.Size)},
 		scene.Text{Meta: scene.Meta{Class: "total"}, X: t.width - 24, Y: y + 28*k, Size: 16 * k, Bold: true, Anchor: scene.End, Text: strconv.Itoa(total)})
 	cardsY := y + 2*k + t.cardsDY*k

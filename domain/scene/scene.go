@@ -121,7 +121,18 @@ type Text struct {
 	// when above 0, is how many characters the line holds: a longer saying is cut with "…".
 	Words Words
 	Fit   int
+	// Room, when above 0, is the width the text may take (its box's inside, its column): a
+	// longer line is drawn smaller or cut short (Fitted). It is not written in the SVG.
+	Room float64
+	// Wrap lets a line too long for its Room take a second line, LineHeight below (Fitted).
+	Wrap bool
 }
+
+// LineHeight is the distance between the lines of a wrapped text, in its size.
+const LineHeight = 1.25
+
+// Lines are the lines of a text as Fitted made them: one, or two when it wrapped.
+func (t Text) Lines() []string { return strings.Split(t.Text, "\n") }
 
 // Said is a line of text from its words, cut to fit characters when fit is above 0: Text is their
 // English.

@@ -49,6 +49,7 @@ func writeNode(w *svg.Writer, n Node) {
 	case Path:
 		w.Empty("path", append(append(meta(n.Meta), svg.A("d", pathData(n.Steps))), paint(n.Paint, true)...)...)
 	case Text:
+		n = FittedIn(n, w.Width)
 		attrs := append(meta(n.Meta), svg.N("x", n.X), svg.N("y", n.Y), svg.N("font-size", n.Size))
 		if n.Bold {
 			attrs = append(attrs, svg.A("font-weight", "bold"))
@@ -63,7 +64,21 @@ func writeNode(w *svg.Writer, n Node) {
 		if fill == "" {
 			fill = TextColor
 		}
-		w.Text("text", n.Text, append(attrs, svg.A("fill", fill))...)
+		attrs = append(attrs, svg.A("fill", fill))
+		lines := n.Lines()
+		if len(lines) == 1 {
+			w.Text("text", n.Text, attrs...)
+			return
+		}
+		w.Open("text", attrs...)
+		for i, l := range lines {
+			if i == 0 {
+				w.Text("tspan", l)
+			} else {
+				w.Text("tspan", l, svg.N("x", n.X), svg.N("dy", n.Size*LineHeight))
+			}
+		}
+		w.Close()
 	}
 }
 

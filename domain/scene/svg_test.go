@@ -11,7 +11,7 @@ func TestTheSVGCarriesWhatTheSceneSaysAndMeans(t *testing.T) {
 	s := &Scene{Width: 100, Height: 50, Title: Say("t"), Desc: Say("d"), Nodes: []Node{
 		Group{Meta: Meta{Class: "pawn you", ID: "p", Data: []Attr{D("seat", "1")}}, Children: []Node{
 			Circle{Paint: Paint{Fill: "#ff0000", Stroke: "#000000", StrokeWidth: 2}, CX: 10, CY: 20, R: 5},
-			Text{X: 10, Y: 20, Size: 12, Bold: true, Anchor: Middle, Centred: true, Text: "0 & <1>"},
+			Text{X: 50, Y: 20, Size: 12, Bold: true, Anchor: Middle, Centred: true, Text: "0 & <1>"},
 		}},
 		Path{Meta: Meta{Class: "move"}, Paint: Paint{Stroke: "#00ff00", StrokeWidth: 3, Dash: []float64{4, 2}, Opacity: 0.5},
 			Steps: []Step{MoveTo(60, 25), ArcTo(50, 25, 10, 0, 1.5*3.14159265)}},

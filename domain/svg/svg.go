@@ -13,6 +13,8 @@ import (
 type Writer struct {
 	buf  bytes.Buffer
 	open []string
+	// Width is the document's width (Document), 0 for a part written alone.
+	Width float64
 }
 
 // Attr is one attribute; its value is escaped when written.
@@ -87,7 +89,7 @@ func (w *Writer) Bytes() []byte {
 // Document begins an SVG document of the given size with its accessible title and description, and
 // a style sheet (CSS, written as text, so it must not contain "<").
 func Document(width, height float64, title, desc, style string) *Writer {
-	w := &Writer{}
+	w := &Writer{Width: width}
 	w.buf.Grow(32 << 10)
 	w.buf.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
 	w.Open("svg", A("xmlns", "http://www.w3.org/2000/svg"), A("viewBox", "0 0 "+Num(width)+" "+Num(height)),

@@ -54,7 +54,7 @@ func Draw(s *scene.Scene, scale float64) (*image.RGBA, error) {
 	if w <= 0 || h <= 0 || w*h > MaxPixels {
 		return nil, fmt.Errorf("a picture of %d×%d pixels is beyond the bound of %d pixels", w, h, MaxPixels)
 	}
-	c := &canvas{img: image.NewRGBA(image.Rect(0, 0, w, h)), scale: scale, faces: map[faceKey]font.Face{}}
+	c := &canvas{img: image.NewRGBA(image.Rect(0, 0, w, h)), scale: scale, width: s.Width, faces: map[faceKey]font.Face{}}
 	draw.Draw(c.img, c.img.Bounds(), image.White, image.Point{}, draw.Src)
 	scene.Walk(s.Nodes, c.node)
 	return c.img, nil
@@ -70,6 +70,7 @@ type faceKey struct {
 type canvas struct {
 	img   *image.RGBA
 	scale float64
+	width float64 // the scene's, in its units
 	ras   vector.Rasterizer
 	faces map[faceKey]font.Face
 }
@@ -304,6 +305,7 @@ func (c *canvas) face(size float64, isBold bool) font.Face {
 }
 
 func (c *canvas) text(t scene.Text) {
+	t = scene.FittedIn(t, c.width)
 	if t.Size <= 0 || t.Text == "" {
 		return
 	}
@@ -312,20 +314,22 @@ func (c *canvas) text(t scene.Text) {
 	if !ok {
 		col, _ = parseColor(scene.TextColor, 1)
 	}
-	x, y := t.X*c.scale, t.Y*c.scale
-	width := float64(font.MeasureString(face, t.Text)) / 64
-	switch t.Anchor {
-	case scene.Middle:
-		x -= width / 2
-	case scene.End:
-		x -= width
+	for i, line := range t.Lines() {
+		x, y := t.X*c.scale, (t.Y+float64(i)*t.Size*scene.LineHeight)*c.scale
+		width := float64(font.MeasureString(face, line)) / 64
+		switch t.Anchor {
+		case scene.Middle:
+			x -= width / 2
+		case scene.End:
+			x -= width
+		}
+		if t.Centred {
+			m := face.Metrics()
+			y += float64(m.CapHeight) / 64 / 2
+		}
+		d := font.Drawer{Dst: c.img, Src: image.NewUniform(col), Face: face, Dot: fixed.Point26_6{X: fixed.Int26_6(x * 64), Y: fixed.Int26_6(y * 64)}}
+		d.DrawString(line)
 	}
-	if t.Centred {
-		m := face.Metrics()
-		y += float64(m.CapHeight) / 64 / 2
-	}
-	d := font.Drawer{Dst: c.img, Src: image.NewUniform(col), Face: face, Dot: fixed.Point26_6{X: fixed.Int26_6(x * 64), Y: fixed.Int26_6(y * 64)}}
-	d.DrawString(t.Text)
 }
 
 // parseColor reads "#rrggbb"; "", "none" and anything else are no colour.
