@@ -41,6 +41,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/network"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -1665,4 +1666,69 @@ func TestBrowserClassroomPageSaysWhenItsTokenEnds(t *testing.T) {
 		t.Error("the page still keeps the ended token")
 	}
 	teacher.clearConsole()
+}
+
+// offline cuts the page's network (true) or gives it back (false): requests fail, as when the
+// server cannot be reached, and navigator.onLine follows (the online event comes back with it).
+func (p *page) offline(off bool) {
+	p.t.Helper()
+	act(p, func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		var rules []*network.Conditions
+		if off {
+			rules = append(rules, &network.Conditions{Offline: true, DownloadThroughput: -1, UploadThroughput: -1})
+		}
+		if _, err := cdp.Call(ctx, t, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: rules}); err != nil {
+			return chromedp.Void{}, err
+		}
+		_, err := cdp.Call(ctx, t, network.OverrideNetworkState, network.OverrideNetworkStateParams{Offline: off, DownloadThroughput: -1, UploadThroughput: -1})
+		return chromedp.Void{}, err
+	}, fmt.Sprintf("offline %v", off))
+}
+
+// alertNow is what the page's alerts say now (an empty alert is not in the accessibility tree):
+// it does not wait.
+func (p *page) alertNow() string {
+	p.t.Helper()
+	return act(p, chromedp.Evaluate[string](`[...document.querySelectorAll("[role=alert]")].map((e) => e.textContent).join(" ").trim()`), "the alerts")
+}
+
+// TestBrowserGamePageFollowsAgainAfterALostConnection: the server out of reach (the network cut)
+// makes the game page say so once its stream has given up reconnecting, and the page follows the
+// game again by itself once the network is back (the browser's online event): no reload. (A
+// connection that stalls without breaking is the client package's to notice: not tested here.)
+func TestBrowserGamePageFollowsAgainAfterALostConnection(t *testing.T) {
+	t.Parallel()
+	chromium, axe := browserNeeds(t)
+	base := startApp(t)
+	var created struct {
+		Game struct {
+			ID string `json:"id"`
+		} `json:"game"`
+		Seats []struct {
+			Token string `json:"token"`
+		} `json:"seats"`
+	}
+	call(t, http.MethodPost, base+"/v1/games", "", `{"game":"prime-climb","players":[{"name":"Fay"},{"bot":"greedy"}]}`, &created)
+	if len(created.Seats) == 0 {
+		t.Fatalf("seats: %+v", created)
+	}
+	browser := startBrowser(t, chromium)
+	fay := newPage(t, browser, "Fay", base, axe, 360)
+	fay.open("/app/")
+	fay.holdSeat(created.Game.ID, created.Seats[0].Token, "Fay")
+	fay.open("/app/") // the landing page lists the game kept on this device
+
+	// The network goes, then Fay opens her game from the landing page (the app's own navigation, no
+	// page load): nothing reaches the server. The client reconnects a few times (about 30 s of
+	// backoff) before the page says so.
+	fay.offline(true)
+	fay.click("link", "Prime Climb as Fay")
+	fay.waitUntil(2*time.Minute, "the page saying the connection was lost", func() bool {
+		return fay.alertNow() == "The connection was lost. Trying again…"
+	})
+	fay.offline(false)
+	fay.waitUntil(time.Minute, "the page following the game again", func() bool { return fay.alertNow() == "" })
+	fay.click("button", "Roll")
+	fay.waitUntil(30*time.Second, "the moves", func() bool { return fay.has("list", "Moves") })
+	fay.clearConsole() // the requests that failed while offline are logged by the browser
 }
