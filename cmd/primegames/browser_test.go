@@ -41,6 +41,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/network"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -1430,4 +1431,304 @@ func TestBrowserTwoClassmatesPlayPrimed(t *testing.T) {
 		p.audit("a Primed game's end")
 		p.noConsoleErrors()
 	}
+}
+
+// holdSeat puts a seat into the page's localStorage as the app keeps one (api.ts), the page being
+// on the app's origin already.
+func (p *page) holdSeat(gameID, token, name string) {
+	p.t.Helper()
+	seat, _ := json.Marshal(map[string]any{"gameId": gameID, "token": token, "name": name, "kind": "prime-climb", "savedAt": time.Now().UnixMilli()})
+	act(p, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`localStorage.setItem("primegames.seat." + %q, %q)`, gameID, seat)), "keep a seat")
+}
+
+// seatKept tells whether the page's localStorage still holds a seat of the game.
+func (p *page) seatKept(gameID string) bool {
+	p.t.Helper()
+	return act(p, chromedp.Evaluate[bool](fmt.Sprintf(`localStorage.getItem("primegames.seat." + %q) !== null`, gameID)), "the seat kept")
+}
+
+// TestBrowserGamePageSaysWhenTheSeatEnds: when the seat's token stops working while the page is
+// open (the stream's last message is `revoked`), and when a kept seat's game is not there any
+// more, the page says so plainly, forgets the seat and offers the way back; it does not ask for
+// a reload, nor go on asking with the dead token.
+func TestBrowserGamePageSaysWhenTheSeatEnds(t *testing.T) {
+	t.Parallel()
+	chromium, axe := browserNeeds(t)
+	base := startApp(t)
+	// Dee, signed in with her class card, and a game of hers against the computer.
+	var created struct {
+		Classroom struct {
+			ID       string `json:"id"`
+			JoinCode string `json:"join_code"`
+		} `json:"classroom"`
+		TeacherToken string `json:"teacher_token"`
+	}
+	call(t, http.MethodPost, base+"/v1/classrooms", "", `{"name":"Class 2A"}`, &created)
+	call(t, http.MethodPost, base+"/v1/classrooms/join", "", `{"join_code":"`+created.Classroom.JoinCode+`","name":"Dee"}`, nil)
+	var codes struct {
+		Items []struct {
+			Code string `json:"code"`
+		} `json:"items"`
+	}
+	call(t, http.MethodGet, base+"/v1/classrooms/"+created.Classroom.ID+"/sign-in-codes", created.TeacherToken, "", &codes)
+	if len(codes.Items) != 1 {
+		t.Fatalf("sign-in codes: %+v", codes)
+	}
+	var signedIn struct {
+		Token string `json:"token"`
+	}
+	call(t, http.MethodPost, base+"/v1/students/sign-in", "", `{"class_code":"`+created.Classroom.JoinCode+`","code":"`+codes.Items[0].Code+`"}`, &signedIn)
+	call(t, http.MethodPost, base+"/v1/classrooms/"+created.Classroom.ID+"/games", created.TeacherToken, `{"game":"prime-climb","group_size":1,"bots":["greedy"]}`, nil)
+	var dees struct {
+		Items []struct {
+			ID string `json:"id"`
+		} `json:"items"`
+	}
+	call(t, http.MethodGet, base+"/v1/me/games", signedIn.Token, "", &dees)
+	if len(dees.Items) != 1 {
+		t.Fatalf("Dee's games: %+v", dees)
+	}
+	game := dees.Items[0].ID
+	browser := startBrowser(t, chromium)
+
+	dee := newPage(t, browser, "Dee", base, axe, 360)
+	dee.open("/app/")
+	dee.holdSeat(game, signedIn.Token, "Dee")
+	dee.open("/app/game/" + game)
+	dee.waitUntil(30*time.Second, "Dee's turn", func() bool { return dee.has("button", "Roll") })
+	// Dee rolls from another device: the page learns it from the game's stream alone, which is
+	// then open.
+	call(t, http.MethodPost, base+"/v1/games/"+game+"/actions", signedIn.Token, `{"type":"roll"}`, nil)
+	dee.waitUntil(30*time.Second, "the roll through the stream", func() bool { return dee.has("list", "Moves") })
+
+	// Dee signs out on that other device: the stream ends with `revoked` (token_revoked), and the
+	// page says so in plain words, not a server's 401 nor "reload", and shows no move to make.
+	call(t, http.MethodPost, base+"/v1/students/sign-out", signedIn.Token, "", nil)
+	dee.waitUntil(30*time.Second, "the page saying Dee was signed out", func() bool {
+		return dee.text("alert", "") == "You were signed out, so this game is closed on this device."
+	})
+	act(dee, chromedp.WaitVisible("", byRole("link", "Back to the start")), "the way back")
+	if dee.seatKept(game) {
+		t.Error("the page still keeps the seat whose token ended")
+	}
+	if dee.has("list", "Moves") || dee.has("button", "Hint") {
+		t.Error("the page still offers moves with a token that ended")
+	}
+	dee.audit("a game page whose seat ended")
+	dee.clearConsole() // requests refused with the ended token, if any raced the stream, are logged by the browser
+
+	// A seat kept for a game that is not there (erased, or a token that no longer opens it): the
+	// page says so and offers the way back, instead of "Live updates stopped … Reload the page".
+	gone := "00000000-0000-4000-8000-000000000001"
+	dee.holdSeat(gone, signedIn.Token, "Dee")
+	dee.open("/app/game/" + gone)
+	dee.waitUntil(30*time.Second, "the page saying the game is gone", func() bool {
+		return dee.text("alert", "") == "This game is no longer there, or no longer open on this device."
+	})
+	dee.click("link", "Back to the start")
+	act(dee, chromedp.WaitVisible("", byRole("heading", "Play Prime games")), "the landing page")
+	if dee.seatKept(gone) {
+		t.Error("the landing page still keeps the seat of a game that is gone")
+	}
+	if dee.has("link", "Prime Climb as Dee") {
+		t.Error("the landing page still offers a game that is gone")
+	}
+	dee.clearConsole() // the refused reads (401, 404) are logged by the browser itself
+}
+
+// TestBrowserOneMoveIsOneAnnouncement: the game's live status line changes only when its sentence
+// does, so a screen reader says each once: the answer to an action and the stream's event about
+// the same action do not announce the same sentence twice.
+func TestBrowserOneMoveIsOneAnnouncement(t *testing.T) {
+	t.Parallel()
+	chromium, axe := browserNeeds(t)
+	base := startApp(t)
+	var created struct {
+		Game struct {
+			ID string `json:"id"`
+		} `json:"game"`
+		Seats []struct {
+			Token string `json:"token"`
+			Name  string `json:"name"`
+		} `json:"seats"`
+	}
+	call(t, http.MethodPost, base+"/v1/games", "", `{"game":"prime-climb","players":[{"name":"Ada"},{"name":"Bo"}]}`, &created)
+	if len(created.Seats) != 2 {
+		t.Fatalf("seats: %+v", created)
+	}
+	var state struct {
+		Turn struct {
+			ToAct []int `json:"to_act"`
+		} `json:"turn"`
+	}
+	call(t, http.MethodGet, base+"/v1/games/"+created.Game.ID, created.Seats[0].Token, "", &state)
+	if len(state.Turn.ToAct) != 1 {
+		t.Fatalf("the turn: %+v", state)
+	}
+	first, other := created.Seats[state.Turn.ToAct[0]], created.Seats[1-state.Turn.ToAct[0]]
+	browser := startBrowser(t, chromium)
+	ada := newPage(t, browser, first.Name, base, axe, 360)
+	ada.open("/app/")
+	ada.holdSeat(created.Game.ID, first.Token, first.Name)
+	ada.open("/app/game/" + created.Game.ID)
+	ada.waitUntil(30*time.Second, "the first player's turn", func() bool { return ada.has("button", "Roll") })
+	// Every change of the status line, as a screen reader hears it, from now on.
+	act(ada, chromedp.Evaluate[chromedp.Void](`(() => {
+		const line = document.querySelector("main [role=status]");
+		window.said = [line.textContent];
+		new MutationObserver(() => window.said.push(line.textContent)).observe(line, { childList: true, characterData: true, subtree: true });
+	})()`), "watch the status line")
+	ada.click("button", "Roll")
+	ada.waitUntil(30*time.Second, "the moves", func() bool { return ada.has("list", "Moves") })
+	// A move tapped: the page may be redrawing its moves (the stream's event for the roll), then
+	// the tap is tried again at the page's next change.
+	ada.waitUntil(30*time.Second, "a move made", func() bool {
+		ctx, cancel := context.WithTimeout(ada.ctx, 10*time.Second)
+		defer cancel()
+		moves := playable(ada.axNow(ctx, "button", "", "list", "Moves"))
+		return len(moves) > 0 && ada.clickNow(ctx, moves[0]) == nil
+	})
+	waiting := "Waiting for " + other.Name + "."
+	ada.waitUntil(30*time.Second, "the other's turn", func() bool { return ada.status() == waiting })
+	picture := func() string {
+		return act(ada, chromedp.Evaluate[string](`document.querySelector("main img").alt`), "the picture's text")
+	}
+	before := picture()
+	// Bo rolls from an app of his own: Ada's page learns it from the stream and draws it.
+	call(t, http.MethodPost, base+"/v1/games/"+created.Game.ID+"/actions", other.Token, `{"type":"roll"}`, nil)
+	ada.waitUntil(30*time.Second, "the other's roll drawn", func() bool { return picture() != before })
+	said := act(ada, chromedp.Evaluate[[]string](`window.said`), "what the status line said")
+	for i := 1; i < len(said); i++ {
+		if said[i] == said[i-1] {
+			t.Errorf("the status line said %q twice in a row: %q", said[i], said)
+			break
+		}
+	}
+	if len(said) == 0 || said[len(said)-1] != waiting {
+		t.Errorf("the status line said %q", said)
+	}
+	ada.noConsoleErrors()
+}
+
+// TestBrowserClassroomPageSaysWhenItsTokenEnds: the classroom page follows the classroom's stream
+// with the teacher's credential; when that credential ends (here a teacher token replaced through
+// the API, as a sign-out in another tab ends a session), the stream's last message is `revoked`
+// and the page says plainly that the teacher is not signed in, with the way to sign in, and
+// forgets the token.
+func TestBrowserClassroomPageSaysWhenItsTokenEnds(t *testing.T) {
+	t.Parallel()
+	chromium, axe := browserNeeds(t)
+	base := startApp(t)
+	var created struct {
+		Classroom struct {
+			ID       string `json:"id"`
+			JoinCode string `json:"join_code"`
+		} `json:"classroom"`
+		TeacherToken string `json:"teacher_token"`
+	}
+	call(t, http.MethodPost, base+"/v1/classrooms", "", `{"name":"Class 5C"}`, &created)
+	var eve struct {
+		Token string `json:"token"`
+	}
+	call(t, http.MethodPost, base+"/v1/classrooms/join", "", `{"join_code":"`+created.Classroom.JoinCode+`","name":"Eve"}`, &eve)
+	call(t, http.MethodPost, base+"/v1/classrooms/"+created.Classroom.ID+"/games", created.TeacherToken, `{"game":"prime-climb","group_size":1,"bots":["greedy"]}`, nil)
+	var eves struct {
+		Items []struct {
+			ID string `json:"id"`
+		} `json:"items"`
+	}
+	call(t, http.MethodGet, base+"/v1/me/games", eve.Token, "", &eves)
+	if len(eves.Items) != 1 {
+		t.Fatalf("Eve's games: %+v", eves)
+	}
+	browser := startBrowser(t, chromium)
+	teacher := newPage(t, browser, "teacher", base, axe, 1280)
+	teacher.open("/app/")
+	// The token kept as an LTI hand-over keeps its account token (teacher.ts, sessionStorage).
+	act(teacher, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`sessionStorage.setItem("primegames.teacher", %q)`, created.TeacherToken)), "keep the token")
+	teacher.open("/app/teacher/classrooms/" + created.Classroom.ID)
+	// The stream is open once a move made through the API draws Eve's game's live picture again.
+	liveGames := teacher.within("list", "Live games")
+	source := func() string {
+		return act(teacher, chromedp.AttributeValue("", "src", byRole("image", ""), liveGames), "the live picture's address").Value
+	}
+	teacher.waitUntil(30*time.Second, "the live picture drawn", func() bool { return strings.HasPrefix(source(), "blob:") })
+	first := source()
+	call(t, http.MethodPost, base+"/v1/games/"+eves.Items[0].ID+"/actions", eve.Token, `{"type":"roll"}`, nil)
+	teacher.waitUntil(30*time.Second, "the live picture drawn again after the roll", func() bool { return source() != first })
+
+	// The teacher token is replaced (as signing out in another tab ends a session): the stream's
+	// last message is revoked.
+	call(t, http.MethodPost, base+"/v1/classrooms/"+created.Classroom.ID+"/teacher-token", created.TeacherToken, "", nil)
+	teacher.waitUntil(30*time.Second, "the page saying so", func() bool { return strings.HasPrefix(teacher.statusNow(), "You are not signed in.") })
+	act(teacher, chromedp.WaitVisible("", byRole("link", "Sign in as a teacher")), "the way to sign in")
+	if kept := act(teacher, chromedp.Evaluate[bool](`sessionStorage.getItem("primegames.teacher") !== null`), "the token kept"); kept {
+		t.Error("the page still keeps the ended token")
+	}
+	teacher.clearConsole()
+}
+
+// offline cuts the page's network (true) or gives it back (false): requests fail, as when the
+// server cannot be reached, and navigator.onLine follows (the online event comes back with it).
+func (p *page) offline(off bool) {
+	p.t.Helper()
+	act(p, func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		var rules []*network.Conditions
+		if off {
+			rules = append(rules, &network.Conditions{Offline: true, DownloadThroughput: -1, UploadThroughput: -1})
+		}
+		if _, err := cdp.Call(ctx, t, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: rules}); err != nil {
+			return chromedp.Void{}, err
+		}
+		_, err := cdp.Call(ctx, t, network.OverrideNetworkState, network.OverrideNetworkStateParams{Offline: off, DownloadThroughput: -1, UploadThroughput: -1})
+		return chromedp.Void{}, err
+	}, fmt.Sprintf("offline %v", off))
+}
+
+// alertNow is what the page's alerts say now (an empty alert is not in the accessibility tree):
+// it does not wait.
+func (p *page) alertNow() string {
+	p.t.Helper()
+	return act(p, chromedp.Evaluate[string](`[...document.querySelectorAll("[role=alert]")].map((e) => e.textContent).join(" ").trim()`), "the alerts")
+}
+
+// TestBrowserGamePageFollowsAgainAfterALostConnection: the server out of reach (the network cut)
+// makes the game page say so once its stream has given up reconnecting, and the page follows the
+// game again by itself once the network is back (the browser's online event): no reload. (A
+// connection that stalls without breaking is the client package's to notice: not tested here.)
+func TestBrowserGamePageFollowsAgainAfterALostConnection(t *testing.T) {
+	t.Parallel()
+	chromium, axe := browserNeeds(t)
+	base := startApp(t)
+	var created struct {
+		Game struct {
+			ID string `json:"id"`
+		} `json:"game"`
+		Seats []struct {
+			Token string `json:"token"`
+		} `json:"seats"`
+	}
+	call(t, http.MethodPost, base+"/v1/games", "", `{"game":"prime-climb","players":[{"name":"Fay"},{"bot":"greedy"}]}`, &created)
+	if len(created.Seats) == 0 {
+		t.Fatalf("seats: %+v", created)
+	}
+	browser := startBrowser(t, chromium)
+	fay := newPage(t, browser, "Fay", base, axe, 360)
+	fay.open("/app/")
+	fay.holdSeat(created.Game.ID, created.Seats[0].Token, "Fay")
+	fay.open("/app/") // the landing page lists the game kept on this device
+
+	// The network goes, then Fay opens her game from the landing page (the app's own navigation, no
+	// page load): nothing reaches the server. The client reconnects a few times (about 30 s of
+	// backoff) before the page says so.
+	fay.offline(true)
+	fay.click("link", "Prime Climb as Fay")
+	fay.waitUntil(2*time.Minute, "the page saying the connection was lost", func() bool {
+		return fay.alertNow() == "The connection was lost. Trying again…"
+	})
+	fay.offline(false)
+	fay.waitUntil(time.Minute, "the page following the game again", func() bool { return fay.alertNow() == "" })
+	fay.click("button", "Roll")
+	fay.waitUntil(30*time.Second, "the moves", func() bool { return fay.has("list", "Moves") })
+	fay.clearConsole() // the requests that failed while offline are logged by the browser
 }

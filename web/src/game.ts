@@ -2,7 +2,7 @@
 // description as the alternative text), whose turn it is, Roll, the legal moves, Hint, the cards
 // in hand, live updates from the game's event stream (resumed by the client after a drop), the end
 // and a rematch. Everything is read and done with the seat token this browser kept in localStorage.
-import { unwrap, type Game, type PrimeGamesClient } from "@primegames/client";
+import { ProblemError, unwrap, type Game, type PrimeGamesClient } from "@primegames/client";
 
 import { api, forgetSeat, kindNames, saveSeat, seatOf, sentence, type SeatRecord } from "./api.js";
 import { go, h, replace } from "./dom.js";
@@ -37,6 +37,11 @@ class GamePage {
   private again = false;
   private acting = false;
   private timer: number | undefined;
+  /** Set once the seat can do nothing more here (its token ended, the game gone): nothing is asked again. */
+  private over = false;
+  /** Waiting to follow the stream again after the connection was lost: a timer and the browser's online event. */
+  private retry: number | undefined;
+  private readonly online = () => this.followAgain();
 
   private readonly heading = h("h1", {});
   private readonly status = h("p", { class: "status", role: "status", "aria-live": "polite" });
@@ -59,28 +64,78 @@ class GamePage {
     return () => {
       this.stop.abort();
       window.clearTimeout(this.timer);
+      window.clearTimeout(this.retry);
+      window.removeEventListener("online", this.online);
       if (this.pictureURL) URL.revokeObjectURL(this.pictureURL);
     };
   }
 
-  /** follow reads the game's stream until its end; each event brings the game up to date. */
+  /** follow reads the game's stream until its end; each event brings the game up to date. When
+   * the token's authority ends (a `revoked` message) the page says why and stops; when the
+   * connection is lost (the client gave up after its own reconnections) it says so and follows
+   * again once the browser is online or in a while, without a reload. */
   private async follow(): Promise<void> {
+    if (this.over || this.stop.signal.aborted) return;
+    // Back after a lost connection: the line that said so goes, and the game is read again.
+    const onConnect = () => {
+      if (this.error.dataset["lost"] === undefined) return;
+      delete this.error.dataset["lost"];
+      this.error.textContent = "";
+      void this.refresh();
+    };
     try {
-      for await (const message of this.client.followGame(this.seat.gameId, { signal: this.stop.signal })) {
+      for await (const message of this.client.followGame(this.seat.gameId, { signal: this.stop.signal, onConnect })) {
         if (message.event === "revoked") {
-          this.error.textContent = t("This seat is no longer yours in this game.");
-          break;
+          this.end(revokedSentence(message.data.reason));
+          return;
         }
         void this.refresh();
       }
     } catch (err) {
-      if (!this.stop.signal.aborted) this.error.textContent = t("Live updates stopped: {reason} Reload the page to try again.", { reason: sentence(err) });
+      if (this.stop.signal.aborted || this.over) return;
+      if (err instanceof ProblemError && [401, 403, 404, 410].includes(err.status)) {
+        this.end(t("This game is no longer there, or no longer open on this device."));
+        return;
+      }
+      this.error.textContent = t("The connection was lost. Trying again…");
+      this.error.dataset["lost"] = "";
+      window.addEventListener("online", this.online);
+      this.retry = window.setTimeout(this.online, 20_000);
+      return;
     }
+    delete this.error.dataset["lost"];
     void this.refresh();
+  }
+
+  /** followAgain follows the stream again after the connection was lost, once. */
+  private followAgain(): void {
+    window.clearTimeout(this.retry);
+    window.removeEventListener("online", this.online);
+    if (this.over || this.stop.signal.aborted) return;
+    void this.refresh().then(() => this.follow());
+  }
+
+  /** end says plainly why the seat can do nothing more here, forgets its token and offers the way back. */
+  private end(why: string): void {
+    if (this.over) return;
+    this.over = true;
+    window.clearTimeout(this.timer);
+    forgetSeat(this.seat.gameId);
+    delete this.error.dataset["lost"];
+    this.error.textContent = why;
+    this.say("");
+    replace(this.controls);
+    replace(this.lobby, h("p", {}, h("a", { href: "/app/", "data-nav": "" }, t("Back to the start"))));
+  }
+
+  /** say sets the live status line only when its sentence changes: a screen reader hears each once. */
+  private say(text: string): void {
+    if (this.status.textContent !== text) this.status.textContent = text;
   }
 
   /** refresh reads the game (with the seat's legal actions) and its picture; calls made while one runs coalesce into one more. */
   private refresh(): Promise<void> {
+    if (this.over) return Promise.resolve();
     if (this.refreshing) {
       this.again = true;
       return this.refreshing;
@@ -96,10 +151,17 @@ class GamePage {
           this.show(game);
           await this.drawPicture(game);
         } catch (err) {
-          if (this.stop.signal.aborted) return;
-          this.error.textContent = sentence(err);
+          if (this.stop.signal.aborted || this.over) return;
+          if (err instanceof ProblemError && [401, 403, 404, 410].includes(err.status)) {
+            this.end(t("This game is no longer there, or no longer open on this device."));
+            return;
+          }
+          const why = sentence(err);
+          if (this.error.dataset["lost"] === undefined && this.error.textContent !== why) this.error.textContent = why;
+          // A lobby, or a finished game waiting for its rematch, is looked at again all the same.
+          if (this.game?.status === "lobby" || (this.game?.status === "finished" && !(this.game as { rematch?: string }).rematch)) this.poll(5000);
         }
-      } while (this.again && !this.stop.signal.aborted);
+      } while (this.again && !this.stop.signal.aborted && !this.over);
     })().finally(() => { this.refreshing = undefined; });
     return this.refreshing;
   }
@@ -107,6 +169,7 @@ class GamePage {
   /** poll looks again in a while: for players joining a lobby, and for a rematch after the end. */
   private poll(ms: number): void {
     window.clearTimeout(this.timer);
+    if (this.over) return;
     this.timer = window.setTimeout(() => void this.refresh(), ms);
   }
 
@@ -135,7 +198,7 @@ class GamePage {
 
   private show(game: Game): void {
     // A read that left before an action and came back after it shows an older version: keep the newer.
-    if (this.game && this.game.id === game.id && game.version < this.game.version) return;
+    if (this.over || (this.game && this.game.id === game.id && game.version < this.game.version)) return;
     this.game = game;
     const mine = game.you?.seat ?? null;
     const name = (seat: number) => game.seats.find((s) => s.seat === seat)?.name ?? t("Seat {number}", { number: seat + 1 });
@@ -145,7 +208,7 @@ class GamePage {
     replace(this.lobby);
     switch (game.status) {
       case "lobby": {
-        this.status.textContent = t("Waiting for players: {n} of {total} joined.", { n: game.seats.length, total: game.seat_count });
+        this.say(t("Waiting for players: {n} of {total} joined.", { n: game.seats.length, total: game.seat_count }));
         const full = game.seats.length >= game.seat_count;
         replace(this.lobby,
           this.seat.inviteCode ? h("p", { class: "invite" }, t("Give your classmate this invite code:"), " ", h("output", { "aria-label": t("Invite code") }, this.seat.inviteCode)) : null,
@@ -156,21 +219,21 @@ class GamePage {
       }
       case "active": {
         const toAct = game.turn?.to_act ?? [];
-        this.status.textContent = mine !== null && toAct.includes(mine)
+        this.say(mine !== null && toAct.includes(mine)
           ? t("Your turn, {name}.", { name: name(mine) })
-          : toAct.length > 0 ? t("Waiting for {names}.", { names: and(toAct.map(name)) }) : t("Waiting for the next turn.");
+          : toAct.length > 0 ? t("Waiting for {names}.", { names: and(toAct.map(name)) }) : t("Waiting for the next turn."));
         break;
       }
       case "finished": {
         const winners = game.winners ?? [];
-        this.status.textContent = mine !== null && winners.includes(mine)
+        this.say(mine !== null && winners.includes(mine)
           ? t("Game over. You won!")
           : winners.length === 1 ? t("Game over. {name} won.", { name: name(winners[0] ?? 0) })
-            : winners.length > 1 ? t("Game over. {names} won.", { names: and(winners.map(name)) }) : t("Game over. Nobody won.");
+            : winners.length > 1 ? t("Game over. {names} won.", { names: and(winners.map(name)) }) : t("Game over. Nobody won."));
         break;
       }
       default:
-        this.status.textContent = t("This game was stopped before its end.");
+        this.say(t("This game was stopped before its end."));
     }
 
     const roll = legal.find((l) => l.type === "roll");
@@ -302,6 +365,18 @@ class GamePage {
     saveSeat({ gameId: id, token: this.seat.token, name: this.seat.name, kind: this.seat.kind, savedAt: Date.now() });
     forgetSeat(this.seat.gameId);
     go(`/app/game/${id}`);
+  }
+}
+
+/** revokedSentence says why a stream ended with a `revoked` message, in the child's words. */
+function revokedSentence(reason: string): string {
+  switch (reason) {
+    case "seat_left":
+      return t("You left this game.");
+    case "token_revoked":
+      return t("You were signed out, so this game is closed on this device.");
+    default:
+      return t("This seat is no longer yours in this game.");
   }
 }
 

@@ -636,8 +636,21 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
     refresh(false);
   });
   stream.addEventListener("end", () => refresh(true));
-  stream.addEventListener("revoked", () => stream.close());
-  return () => {
+  // The stream's last message when the credential's authority ended (signed out here or in
+  // another tab, the token revoked or replaced, the teacher removed): the page says so, and
+  // neither the stream nor a timer goes on with the old credential.
+  stream.addEventListener("revoked", (e) => {
+    let reason = "";
+    try {
+      reason = String((JSON.parse((e as MessageEvent<string>).data) as { reason?: string }).reason ?? "");
+    } catch {
+      // said below as a sign-out
+    }
+    stop();
+    if (reason === "teacher_removed") status.textContent = t("You are no longer a teacher of this classroom.");
+    else notSignedIn(status);
+  });
+  const stop = () => {
     stream.close();
     if (pending !== undefined) window.clearTimeout(pending);
     for (const l of live.values()) {
@@ -645,6 +658,9 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
       if (l.url) URL.revokeObjectURL(l.url);
     }
     live.clear();
+  };
+  return () => {
+    stop();
     for (const u of urls) URL.revokeObjectURL(u);
   };
 }
