@@ -232,11 +232,12 @@ func untilChanged(ctx context.Context, t *chromedp.Target, mark string) error {
 	return err
 }
 
-// whenChanged makes a query that finds nothing wait for the page's next change before it answers,
-// so that chromedp's next try comes after an event of the page, not after a fixed interval.
+// whenChanged makes a query that finds nothing wait for the next change of the document it
+// searches (the page's, or a frame's when the query starts from a frame) before it answers, so that
+// chromedp's next try comes after an event of that document, not after a fixed interval.
 func whenChanged(query func(context.Context, *chromedp.Target, *chromedp.Node) ([]cdp.NodeID, error)) func(context.Context, *chromedp.Target, *chromedp.Node) ([]cdp.NodeID, error) {
 	return func(ctx context.Context, t *chromedp.Target, n *chromedp.Node) ([]cdp.NodeID, error) {
-		mark, err := changeMark(ctx, t)
+		mark, err := callOnNode(ctx, t, n.NodeID, `function() { return (`+changesOfJS+`)((this.ownerDocument || this)); }`, false, nil)
 		if err != nil {
 			return nil, nil // between two documents: chromedp waits for the next one
 		}
@@ -244,10 +245,60 @@ func whenChanged(query func(context.Context, *chromedp.Target, *chromedp.Node) (
 		if err != nil || len(ids) > 0 {
 			return ids, err
 		}
-		_ = untilChanged(ctx, t, mark)
+		_, _ = callOnNode(ctx, t, n.NodeID, `function(mark) {
+			const w = (this.ownerDocument || this).defaultView.__testChanges;
+			return new Promise(resolve => {
+				if (!w || w.doc + " " + w.n !== mark) return resolve("");
+				w.waiting.push(() => resolve(""));
+			});
+		}`, true, mark)
 		return nil, nil
 	}
 }
+
+// changesOfJS is changesJS for a given document, which may be a frame's: its window keeps the count.
+const changesOfJS = `(doc => {
+	const win = doc.defaultView;
+	let w = win.__testChanges;
+	if (!w) {
+		w = win.__testChanges = {doc: Math.random().toString(36).slice(2), n: 0, waiting: []};
+		new win.MutationObserver(() => { w.n++; for (const wake of w.waiting.splice(0)) wake(); })
+			.observe(doc, {subtree: true, childList: true, attributes: true, characterData: true});
+	}
+	return w.doc + " " + w.n;
+})`
+
+// callOnNode calls fn (a JavaScript function declaration) with this the node, in the node's own
+// document's context (a frame's for a node in a frame), with arg as its argument when not nil,
+// and returns its string result (awaited when await).
+func callOnNode(ctx context.Context, t *chromedp.Target, id cdp.NodeID, fn string, await bool, arg any) (string, error) {
+	node, err := cdp.Call(ctx, t, dom.ResolveNode, dom.ResolveNodeParams{NodeID: id, ObjectGroup: "test-changes"})
+	if err != nil || node.Object == nil {
+		return "", fmt.Errorf("resolving node %d: %v", id, err)
+	}
+	params := runtime.CallFunctionOnParams{FunctionDeclaration: fn, ObjectID: node.Object.ObjectID, ReturnByValue: ptrTo(true), AwaitPromise: ptrTo(await)}
+	if arg != nil {
+		raw, err := json.Marshal(arg)
+		if err != nil {
+			return "", err
+		}
+		params.Arguments = []*runtime.CallArgument{{Value: jsonv2.Value(raw)}}
+	}
+	res, err := cdp.Call(ctx, t, runtime.CallFunctionOn, params)
+	if err != nil {
+		return "", err
+	}
+	if res.ExceptionDetails != nil {
+		return "", fmt.Errorf("%s", res.ExceptionDetails.Text)
+	}
+	var out string
+	if res.Result != nil && len(res.Result.Value) > 0 {
+		_ = json.Unmarshal(res.Result.Value, &out)
+	}
+	return out, nil
+}
+
+func ptrTo[T any](v T) *T { return &v }
 
 func axQuery(ctx context.Context, t *chromedp.Target, root cdp.NodeID, role, name string) ([]cdp.NodeID, error) {
 	res, err := cdp.Call(ctx, t, accessibility.QueryAXTree, accessibility.QueryAXTreeParams{NodeID: root, Role: role, AccessibleName: name})
