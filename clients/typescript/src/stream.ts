@@ -2,7 +2,8 @@
 // follow* function is an async iterator over a stream's messages, heartbeats skipped. When the
 // connection drops before the stream is over it reconnects with `last_event_id` set to the last id
 // received, so nothing is lost or repeated (a classroom's stream may repeat up to 10 s, as its
-// docs say). Leaving the `for await` loop (or aborting `signal`) closes the connection.
+// docs say); so does a connection silent for longer than three heartbeats. Leaving the `for await`
+// loop (or aborting `signal`) closes the connection.
 import { ProblemError, type Problem } from "./problems.js";
 import type { components } from "./schema.js";
 
@@ -23,6 +24,12 @@ export interface FollowOptions {
   onConnect?: (() => void) | undefined;
   /** Connections in a row that may fail (refused, dropped, 429 or 503) before the iterator throws; 5 unless set. */
   reconnects?: number | undefined;
+  /**
+   * Milliseconds without a line (heartbeats count) after which the connection is taken for dead —
+   * one that stalled without breaking, as after a phone changed networks — and the stream resumed
+   * on a new one; 45 000 unless set (three of the server's heartbeats at its default 15 s), 0 never.
+   */
+  silence?: number | undefined;
 }
 
 /** The fetch a client calls: the global one, or one of your own (retries, logging, tests). */
@@ -69,52 +76,90 @@ async function* follow<M extends { event: string }>(
 ): AsyncGenerator<M> {
   const { signal } = options;
   const reconnects = options.reconnects ?? 5;
+  const silence = options.silence ?? 45_000;
   let lastEventId = options.lastEventId;
   let failures = 0;
   for (;;) {
     signal?.throwIfAborted();
-    const url = new URL(target.baseUrl.replace(/\/+$/, "") + path);
-    if (lastEventId !== undefined) url.searchParams.set("last_event_id", lastEventId);
-    const headers: Record<string, string> = { Accept: "application/x-ndjson" };
-    if (target.token !== undefined) headers.Authorization = `Bearer ${target.token}`;
-    let response: Response;
+    // Each connection has its own signal: the caller's abort, or the watchdog's when it falls silent.
+    const connection = new AbortController();
+    const onAbort = () => connection.abort(signal?.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const watchdog = new Watchdog(silence, () => connection.abort(new Error(`GET ${path}: no line for ${silence} ms`)));
     try {
-      response = await target.fetch(new Request(url, signal ? { headers, signal } : { headers }));
-    } catch (err) {
-      if (signal?.aborted || ++failures > reconnects) throw err;
-      await pause(backoff(failures), signal);
-      continue;
-    }
-    if (!response.ok || !response.body) {
-      const problem = await readProblem(response);
-      if ((response.status === 429 || response.status === 503) && ++failures <= reconnects) {
-        await pause(retryAfter(response) ?? backoff(failures), signal);
+      const url = new URL(target.baseUrl.replace(/\/+$/, "") + path);
+      if (lastEventId !== undefined) url.searchParams.set("last_event_id", lastEventId);
+      const headers: Record<string, string> = { Accept: "application/x-ndjson" };
+      if (target.token !== undefined) headers.Authorization = `Bearer ${target.token}`;
+      let response: Response;
+      try {
+        response = await target.fetch(new Request(url, { headers, signal: connection.signal }));
+      } catch (err) {
+        if (signal?.aborted || ++failures > reconnects) throw err;
+        await pause(backoff(failures), signal);
         continue;
       }
-      throw new ProblemError(response.status, problem, `GET ${path}`);
-    }
-    options.onConnect?.();
-    try {
-      for await (const line of lines(response.body)) {
-        const message = parse(JSON.parse(line));
-        failures = 0;
-        if (message === undefined) continue; // a heartbeat
-        if ("id" in message && typeof message.id === "string") lastEventId = message.id;
-        yield message;
-        if (last(message)) return;
+      if (!response.ok || !response.body) {
+        const problem = await readProblem(response);
+        if ((response.status === 429 || response.status === 503) && ++failures <= reconnects) {
+          await pause(retryAfter(response) ?? backoff(failures), signal);
+          continue;
+        }
+        throw new ProblemError(response.status, problem, `GET ${path}`);
       }
-    } catch (err) {
-      if (signal?.aborted || err instanceof SyntaxError || err instanceof UnexpectedLine) throw err;
-      // the connection broke: reconnect below
+      options.onConnect?.();
+      try {
+        for await (const line of lines(response.body, connection.signal)) {
+          watchdog.heard();
+          const message = parse(JSON.parse(line));
+          failures = 0;
+          if (message === undefined) continue; // a heartbeat
+          if ("id" in message && typeof message.id === "string") lastEventId = message.id;
+          watchdog.stop(); // the time the caller takes over a message is not the server's silence
+          yield message;
+          if (last(message)) return;
+          watchdog.heard();
+        }
+      } catch (err) {
+        if (signal?.aborted || err instanceof SyntaxError || err instanceof UnexpectedLine) throw err;
+        // the connection broke: reconnect below
+      }
+      if (++failures > reconnects) throw new Error(`GET ${path}: the stream closed ${failures} times in a row before it was over`);
+      await pause(backoff(failures), signal);
+    } finally {
+      watchdog.stop();
+      signal?.removeEventListener("abort", onAbort);
     }
-    if (++failures > reconnects) throw new Error(`GET ${path}: the stream closed ${failures} times in a row before it was over`);
-    await pause(backoff(failures), signal);
   }
 }
 
-/** lines splits a body into its non-empty, newline-ended lines; leaving the loop cancels the body. */
-async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+/** Watchdog calls dead once ms pass without heard() (never when ms is 0). */
+class Watchdog {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  constructor(
+    private readonly ms: number,
+    private readonly dead: () => void,
+  ) {
+    this.heard();
+  }
+  heard(): void {
+    if (this.ms <= 0) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(this.dead, this.ms);
+  }
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+/**
+ * lines splits a body into its non-empty, newline-ended lines; leaving the loop cancels the body,
+ * as does aborting signal (also for a fetch of the caller's that does not tie the body to it).
+ */
+async function* lines(body: ReadableStream<Uint8Array>, signal: AbortSignal): AsyncGenerator<string> {
   const reader = body.getReader();
+  const cancel = () => void reader.cancel(signal.reason).catch(() => undefined);
+  signal.addEventListener("abort", cancel, { once: true });
   const decoder = new TextDecoder();
   let buffer = "";
   try {
@@ -132,6 +177,7 @@ async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> 
     // What follows the last newline is a line cut short by a broken connection: the server ends
     // every line with one. It is dropped; the reconnection sends it again.
   } finally {
+    signal.removeEventListener("abort", cancel);
     await reader.cancel().catch(() => undefined);
   }
 }

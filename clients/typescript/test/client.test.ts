@@ -134,3 +134,28 @@ test("guards narrow by kind; unwrap returns data or throws the problem", async (
   await assert.rejects(async () => unwrap(await other.GET("/v1/me")), (err: unknown) => err instanceof ProblemError && err.code === "unauthorized");
   assert.equal(server.asked[1]?.headers.get("Authorization"), "Bearer u");
 });
+
+test("a connection silent for longer than silence is taken for dead and the stream resumed", async () => {
+  let stalled: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const server = fakeServer(
+    // One entry, then nothing: a connection that stalled without breaking.
+    () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            stalled = controller;
+            controller.enqueue(new TextEncoder().encode(`${action(1)}\n`));
+          },
+        }),
+        { status: 200, headers: { "Content-Type": "application/x-ndjson" } },
+      ),
+    () => chunked(`${action(2)}\n${end}\n`),
+  );
+  const client = createClient({ baseUrl: "http://server", fetch: server.fetch });
+  const ids: string[] = [];
+  for await (const message of client.followGame("g", { silence: 20 })) if (message.event === "action") ids.push(message.id);
+  assert.deepEqual(ids, ["1", "2"]);
+  assert.equal(new URL(server.asked[1]?.url ?? "").searchParams.get("last_event_id"), "1");
+  assert.ok(server.asked[0]?.signal.aborted, "the silent connection was closed");
+  assert.ok(stalled);
+});
