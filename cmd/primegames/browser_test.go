@@ -1783,3 +1783,45 @@ func TestBrowserGamePageFollowsAgainAfterALostConnection(t *testing.T) {
 	fay.waitUntil(30*time.Second, "the moves", func() bool { return fay.has("list", "Moves") })
 	fay.clearConsole() // the requests that failed while offline are logged by the browser
 }
+
+// A classroom page whose stream the server refuses to open (here: the teacher's token holds as
+// many streams as it may, 429) says that live updates are paused, rather than nothing, and keeps
+// its credential: the refusal is not about it.
+func TestBrowserClassroomPageSaysWhenItsStreamIsRefused(t *testing.T) {
+	t.Parallel()
+	chromium, axe := browserNeeds(t)
+	base := startApp(t, "STREAM_LIMIT_PER_CLIENT", "1")
+	var created struct {
+		Classroom struct {
+			ID string `json:"id"`
+		} `json:"classroom"`
+		TeacherToken string `json:"teacher_token"`
+	}
+	call(t, http.MethodPost, base+"/v1/classrooms", "", `{"name":"Class 5D"}`, &created)
+	// Another program of the teacher's holds the one stream the token may.
+	req, err := http.NewRequest(http.MethodGet, base+"/v1/classrooms/"+created.Classroom.ID+"/events", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+created.TeacherToken)
+	req.Header.Set("Accept", "application/x-ndjson")
+	held, err := http.DefaultClient.Do(req)
+	if err != nil || held.StatusCode != http.StatusOK {
+		t.Fatalf("the first stream: %v %v", held, err)
+	}
+	t.Cleanup(func() { held.Body.Close() })
+
+	browser := startBrowser(t, chromium)
+	teacher := newPage(t, browser, "teacher", base, axe, 1280)
+	teacher.open("/app/")
+	act(teacher, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`sessionStorage.setItem("primegames.teacher", %q)`, created.TeacherToken)), "keep the token")
+	teacher.open("/app/teacher/classrooms/" + created.Classroom.ID)
+	teacher.waitUntil(30*time.Second, "the page saying so", func() bool {
+		return strings.HasPrefix(teacher.statusNow(), "Live updates paused")
+	})
+	if kept := act(teacher, chromedp.Evaluate[bool](`sessionStorage.getItem("primegames.teacher") !== null`), "the token kept"); !kept {
+		t.Error("the page forgot a token the refusal was not about")
+	}
+	teacher.audit("a classroom whose stream is paused")
+	teacher.clearConsole() // the refused stream is logged by the browser
+}

@@ -610,7 +610,9 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
   // refreshes the list of games, the end of one also the assignments and statistics, at most once
   // a second.
   const token = teacherToken();
-  const stream = new EventSource(`/v1/classrooms/${id}/events${token ? `?access_token=${encodeURIComponent(token)}` : ""}`);
+  let stream = follow();
+  let reopen: number | undefined;
+  let stopped = false;
   let pending: number | undefined;
   let ended = false;
   const refresh = (end: boolean) => {
@@ -631,27 +633,58 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
       return "";
     }
   };
-  stream.addEventListener("action", (e) => {
-    redraw(gameOf(e));
-    refresh(false);
-  });
-  stream.addEventListener("end", () => refresh(true));
-  // The stream's last message when the credential's authority ended (signed out here or in
-  // another tab, the token revoked or replaced, the teacher removed): the page says so, and
-  // neither the stream nor a timer goes on with the old credential.
-  stream.addEventListener("revoked", (e) => {
-    let reason = "";
-    try {
-      reason = String((JSON.parse((e as MessageEvent<string>).data) as { reason?: string }).reason ?? "");
-    } catch {
-      // said below as a sign-out
-    }
-    stop();
-    if (reason === "teacher_removed") status.textContent = t("You are no longer a teacher of this classroom.");
-    else notSignedIn(status);
-  });
+  function follow(): EventSource {
+    const source = new EventSource(`/v1/classrooms/${id}/events${token ? `?access_token=${encodeURIComponent(token)}` : ""}`);
+    source.addEventListener("action", (e) => {
+      redraw(gameOf(e));
+      refresh(false);
+    });
+    source.addEventListener("end", () => refresh(true));
+    // The stream's last message when the credential's authority ended (signed out here or in
+    // another tab, the token revoked or replaced, the teacher removed): the page says so, and
+    // neither the stream nor a timer goes on with the old credential.
+    source.addEventListener("revoked", (e) => {
+      let reason = "";
+      try {
+        reason = String((JSON.parse((e as MessageEvent<string>).data) as { reason?: string }).reason ?? "");
+      } catch {
+        // said below as a sign-out
+      }
+      stop();
+      if (reason === "teacher_removed") status.textContent = t("You are no longer a teacher of this classroom.");
+      else notSignedIn(status);
+    });
+    // A broken connection the browser reopens by itself; a reopening the server refused (the
+    // session ended while offline, the server busy) closes the stream for good: the page asks why,
+    // says so, and follows again in 20 s when the refusal was not about the credential.
+    source.addEventListener("error", () => {
+      if (source.readyState !== EventSource.CLOSED || source !== stream) return;
+      void (async () => {
+        const answer = await client().GET("/v1/classrooms/{classroom_id}/students", { params: { path: { classroom_id: id } } }).catch(() => undefined);
+        if (source !== stream || stopped) return; // left or reopened meanwhile
+        const code = answer?.response.status ?? 0;
+        if (code === 401) {
+          stop();
+          notSignedIn(status);
+        } else if (code === 403 || code === 404) {
+          stop();
+          status.textContent = t("You are no longer a teacher of this classroom.");
+        } else {
+          status.textContent = t("Live updates paused: the server is busy or out of reach. Trying again…");
+          reopen = window.setTimeout(() => {
+            reopen = undefined;
+            status.textContent = "";
+            stream = follow();
+          }, 20_000);
+        }
+      })();
+    });
+    return source;
+  }
   const stop = () => {
+    stopped = true;
     stream.close();
+    if (reopen !== undefined) window.clearTimeout(reopen);
     if (pending !== undefined) window.clearTimeout(pending);
     for (const l of live.values()) {
       if (l.timer !== undefined) window.clearTimeout(l.timer);
