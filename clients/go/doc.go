@@ -5,8 +5,9 @@
 //   - kinds.go: Kind and typed accessors (PrimeClimb, Primed) on the values whose fields depend on
 //     the kind of game (Game, LegalActions, HistoryEntry, Scores), so that a switch on the kind
 //     gives that kind's state directly;
-//   - stream.go: FollowGame and FollowMe, which read a live stream as NDJSON, skip heartbeats and
-//     remember the last id to resume from;
+//   - stream.go: FollowGame, FollowClassroom and FollowMe, which read a live stream as NDJSON, skip
+//     heartbeats, remember the last id to resume from and end a stream silent longer than its
+//     idle limit with ErrStreamSilent (Stream.SetIdleLimit; 45 s, three heartbeats, by default);
 //   - auth.go: Bearer, a request editor that sends a token;
 //   - requests.go: a game's options and an action from the kind's own types (PrimeClimbGame,
 //     PrimedGame, Player, Computer, OptionsOf, ActionOf, PostActionOf), where the generated

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -120,5 +121,136 @@ func TestStreamEndsAtALineLongerThanItsBound(t *testing.T) {
 	defer func() { _ = stream.Close() }()
 	if _, err := stream.Next(); err == nil || !strings.Contains(err.Error(), "longer than") {
 		t.Errorf("err = %v, want a line too long", err)
+	}
+}
+
+// serveLive answers with an NDJSON stream that writes each line the test sends on the returned
+// channel, and otherwise stalls, the connection open, until the test ends: a silent connection.
+func serveLive(t *testing.T) (*client.ClientWithResponses, chan<- string) {
+	t.Helper()
+	lines, stop := make(chan string), make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		for {
+			select {
+			case line := <-lines:
+				_, _ = io.WriteString(w, line+"\n")
+				w.(http.Flusher).Flush()
+			case <-stop:
+				return
+			case <-r.Context().Done():
+				return
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(stop) }) // runs first: the handler returns, then the server closes
+	api, err := client.NewClientWithResponses(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return api, lines
+}
+
+const heartbeat = `{"event":"heartbeat"}`
+
+func action(id string) string {
+	return `{"event":"action","id":"` + id + `","data":{"game_id":"` + uuid.NewString() + `","status":"active","version":1,"entry":{"seq":0,"game":"primed"}}}`
+}
+
+func TestStreamSilentLongerThanItsLimitEnds(t *testing.T) {
+	t.Parallel()
+	api, lines := serveLive(t)
+	stream, err := api.FollowGame(context.Background(), uuid.New(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = stream.Close() }()
+	stream.SetIdleLimit(50 * time.Millisecond)
+	go func() { lines <- action("7") }()
+	if _, err := stream.Next(); err != nil {
+		t.Fatal(err)
+	}
+	// The server now says nothing, the connection open.
+	if _, err := stream.Next(); !errors.Is(err, client.ErrStreamSilent) {
+		t.Fatalf("err = %v, want ErrStreamSilent", err)
+	}
+	if _, err := stream.Next(); !errors.Is(err, client.ErrStreamSilent) {
+		t.Errorf("again: err = %v, want ErrStreamSilent", err)
+	}
+	if stream.LastID() != "7" {
+		t.Errorf("LastID = %q, want 7", stream.LastID())
+	}
+}
+
+func TestStreamHeartbeatsKeepItOpenPastItsLimit(t *testing.T) {
+	t.Parallel()
+	api, lines := serveLive(t)
+	stream, err := api.FollowGame(context.Background(), uuid.New(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = stream.Close() }()
+	const limit = 300 * time.Millisecond
+	stream.SetIdleLimit(limit)
+	start := time.Now()
+	go func() {
+		// Heartbeats at a tenth of the limit, for twice the limit, then a message.
+		tick := time.NewTicker(limit / 10)
+		defer tick.Stop()
+		for range 20 {
+			<-tick.C
+			lines <- heartbeat
+		}
+		lines <- action("3")
+	}()
+	if _, err := stream.Next(); err != nil {
+		t.Fatalf("err = %v after %v, want the message after the heartbeats", err, time.Since(start))
+	}
+	if waited := time.Since(start); waited < limit {
+		t.Errorf("the message came after %v, not past the limit %v: the test proves nothing", waited, limit)
+	}
+	if stream.LastID() != "3" {
+		t.Errorf("LastID = %q, want 3", stream.LastID())
+	}
+	if _, err := stream.Next(); !errors.Is(err, client.ErrStreamSilent) {
+		t.Errorf("after the heartbeats stop: err = %v, want ErrStreamSilent", err)
+	}
+}
+
+func TestStreamSilenceCountsOnlyWhileNextWaits(t *testing.T) {
+	t.Parallel()
+	api, lines := serveLive(t)
+	stream, err := api.FollowGame(context.Background(), uuid.New(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = stream.Close() }()
+	stream.SetIdleLimit(50 * time.Millisecond)
+	lines <- action("1")
+	lines <- action("2") // both written before the caller reads either
+	if _, err := stream.Next(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(150 * time.Millisecond) // a caller busy with the first message
+	if _, err := stream.Next(); err != nil {
+		t.Fatalf("err = %v, want the second message: the caller, not the server, was slow", err)
+	}
+}
+
+func TestStreamWithoutIdleLimitWaitsUntilClosed(t *testing.T) {
+	t.Parallel()
+	api, _ := serveLive(t)
+	stream, err := api.FollowGame(context.Background(), uuid.New(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream.SetIdleLimit(0)
+	closed := time.AfterFunc(100*time.Millisecond, func() { _ = stream.Close() })
+	defer closed.Stop()
+	if _, err := stream.Next(); err == nil || errors.Is(err, client.ErrStreamSilent) {
+		t.Errorf("err = %v, want the error of a closed body", err)
 	}
 }
