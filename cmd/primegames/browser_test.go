@@ -1106,24 +1106,9 @@ func TestBrowserChildSignsInWithAClassCard(t *testing.T) {
 	chromium, axe := browserNeeds(t)
 	base := startApp(t)
 	// A classroom, Cy in it, and Cy's personal sign-in code, as a teacher's dashboard would make them.
-	var created struct {
-		Classroom struct {
-			ID       string `json:"id"`
-			JoinCode string `json:"join_code"`
-		} `json:"classroom"`
-		TeacherToken string `json:"teacher_token"`
-	}
-	call(t, http.MethodPost, base+"/v1/classrooms", "", `{"name":"Class 4B"}`, &created)
+	created := newClassroom(t, base, "Class 4B")
 	call(t, http.MethodPost, base+"/v1/classrooms/join", "", `{"join_code":"`+created.Classroom.JoinCode+`","name":"Cy"}`, nil)
-	var codes struct {
-		Items []struct {
-			Code string `json:"code"`
-		} `json:"items"`
-	}
-	call(t, http.MethodGet, base+"/v1/classrooms/"+created.Classroom.ID+"/sign-in-codes", created.TeacherToken, "", &codes)
-	if len(codes.Items) != 1 {
-		t.Fatalf("sign-in codes: %+v", codes)
-	}
+	codes := signInCodes(t, base, created)
 	browser := startBrowser(t, chromium)
 
 	// The card's QR code opens this link: the page signs Cy in at once and drops the codes from the address.
@@ -1165,6 +1150,40 @@ func TestBrowserChildSignsInWithAClassCard(t *testing.T) {
 
 // call sends a request of the API with an optional bearer token and JSON body, and decodes a 2xx
 // answer into out (when not nil).
+// createdClassroom is what POST /v1/classrooms answers, as the tests read it.
+type createdClassroom struct {
+	Classroom struct {
+		ID       string `json:"id"`
+		JoinCode string `json:"join_code"`
+	} `json:"classroom"`
+	TeacherToken string `json:"teacher_token"`
+}
+
+// newClassroom makes a classroom through the API, as a teacher's dashboard would.
+func newClassroom(t *testing.T, base, name string) createdClassroom {
+	t.Helper()
+	var created createdClassroom
+	call(t, http.MethodPost, base+"/v1/classrooms", "", `{"name":"`+name+`"}`, &created)
+	return created
+}
+
+// signInCodeList is the classroom's students' sign-in codes; the tests' classrooms have one student.
+type signInCodeList struct {
+	Items []struct {
+		Code string `json:"code"`
+	} `json:"items"`
+}
+
+func signInCodes(t *testing.T, base string, c createdClassroom) signInCodeList {
+	t.Helper()
+	var codes signInCodeList
+	call(t, http.MethodGet, base+"/v1/classrooms/"+c.Classroom.ID+"/sign-in-codes", c.TeacherToken, "", &codes)
+	if len(codes.Items) != 1 {
+		t.Fatalf("sign-in codes: %+v", codes)
+	}
+	return codes
+}
+
 func call(t *testing.T, method, url, token, body string, out any) {
 	t.Helper()
 	req, err := http.NewRequest(method, url, strings.NewReader(body))
@@ -1507,24 +1526,9 @@ func TestBrowserGamePageSaysWhenTheSeatEnds(t *testing.T) {
 	chromium, axe := browserNeeds(t)
 	base := startApp(t)
 	// Dee, signed in with her class card, and a game of hers against the computer.
-	var created struct {
-		Classroom struct {
-			ID       string `json:"id"`
-			JoinCode string `json:"join_code"`
-		} `json:"classroom"`
-		TeacherToken string `json:"teacher_token"`
-	}
-	call(t, http.MethodPost, base+"/v1/classrooms", "", `{"name":"Class 2A"}`, &created)
+	created := newClassroom(t, base, "Class 2A")
 	call(t, http.MethodPost, base+"/v1/classrooms/join", "", `{"join_code":"`+created.Classroom.JoinCode+`","name":"Dee"}`, nil)
-	var codes struct {
-		Items []struct {
-			Code string `json:"code"`
-		} `json:"items"`
-	}
-	call(t, http.MethodGet, base+"/v1/classrooms/"+created.Classroom.ID+"/sign-in-codes", created.TeacherToken, "", &codes)
-	if len(codes.Items) != 1 {
-		t.Fatalf("sign-in codes: %+v", codes)
-	}
+	codes := signInCodes(t, base, created)
 	var signedIn struct {
 		Token string `json:"token"`
 	}
@@ -1670,14 +1674,7 @@ func TestBrowserClassroomPageSaysWhenItsTokenEnds(t *testing.T) {
 	t.Parallel()
 	chromium, axe := browserNeeds(t)
 	base := startApp(t)
-	var created struct {
-		Classroom struct {
-			ID       string `json:"id"`
-			JoinCode string `json:"join_code"`
-		} `json:"classroom"`
-		TeacherToken string `json:"teacher_token"`
-	}
-	call(t, http.MethodPost, base+"/v1/classrooms", "", `{"name":"Class 5C"}`, &created)
+	created := newClassroom(t, base, "Class 5C")
 	var eve struct {
 		Token string `json:"token"`
 	}
@@ -1800,13 +1797,7 @@ func TestBrowserClassroomPageSaysWhenItsStreamIsRefused(t *testing.T) {
 	t.Parallel()
 	chromium, axe := browserNeeds(t)
 	base := startApp(t, "STREAM_LIMIT_PER_CLIENT", "1")
-	var created struct {
-		Classroom struct {
-			ID string `json:"id"`
-		} `json:"classroom"`
-		TeacherToken string `json:"teacher_token"`
-	}
-	call(t, http.MethodPost, base+"/v1/classrooms", "", `{"name":"Class 5D"}`, &created)
+	created := newClassroom(t, base, "Class 5D")
 	// Another program of the teacher's holds the one stream the token may.
 	req, err := http.NewRequest(http.MethodGet, base+"/v1/classrooms/"+created.Classroom.ID+"/events", nil)
 	if err != nil {
