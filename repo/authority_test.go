@@ -21,17 +21,9 @@ func revocations(t *testing.T, db *repo.DB) <-chan live.Revocation {
 	return heard
 }
 
-// Every end of what a token may do is announced at its commit (migration 00028's trigger), named
-// as the live streams hold it: a teacher token rotated, a student token reissued, a student
-// removed and erased, an observer token revoked, a lobby's seat left. EndedAuthorities then finds
-// each token and student ended, and no other.
-func TestEveryEndOfAnAuthorityIsAnnouncedAtCommit(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	db := repotest.NewDB(t)
-	heard := revocations(t, db)
-	master := play.New(db.Games().Stores(), games.All())
-	expect := func(what string, key live.AuthorityKey, reason string) {
+// expectRevocations is a check of the next revocation heard: its authority and reason, within 30 s.
+func expectRevocations(t *testing.T, heard <-chan live.Revocation) func(what string, key live.AuthorityKey, reason string) {
+	return func(what string, key live.AuthorityKey, reason string) {
 		t.Helper()
 		select {
 		case r := <-heard:
@@ -42,6 +34,19 @@ func TestEveryEndOfAnAuthorityIsAnnouncedAtCommit(t *testing.T) {
 			t.Fatalf("%s: nothing heard", what)
 		}
 	}
+}
+
+// Every end of what a token may do is announced at its commit (migration 00028's trigger), named
+// as the live streams hold it: a teacher token rotated, a student token reissued, a student
+// removed and erased, an observer token revoked, a lobby's seat left. EndedAuthorities then finds
+// each token and student ended, and no other.
+func TestEveryEndOfAnAuthorityIsAnnouncedAtCommit(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := repotest.NewDB(t)
+	heard := revocations(t, db)
+	master := play.New(db.Games().Stores(), games.All())
+	expect := expectRevocations(t, heard)
 	resolve := func(token string) play.Principal {
 		t.Helper()
 		p, err := master.Resolve(ctx, play.IdentifyToken(token, ""))

@@ -23,17 +23,7 @@ func TestStudentSignOutEndsOneSignIn(t *testing.T) {
 	db := repotest.NewDB(t)
 	heard := revocations(t, db)
 	master := play.New(db.Games().Stores(), games.All(), play.WithSignInCodeSecret([]byte("a deployment's secret")))
-	expect := func(what string, key live.AuthorityKey, reason string) {
-		t.Helper()
-		select {
-		case r := <-heard:
-			if r.Key != key || r.Reason != reason {
-				t.Errorf("%s: heard %+v, want %s %s", what, r, reason, key)
-			}
-		case <-time.After(30 * time.Second):
-			t.Fatalf("%s: nothing heard", what)
-		}
-	}
+	expect := expectRevocations(t, heard)
 	resolved := func(token string) play.Principal {
 		t.Helper()
 		p, err := master.Resolve(ctx, play.IdentifyToken(token, ""))
