@@ -388,15 +388,7 @@ func TestResetEndsTheSignedInStream(t *testing.T) {
 	if resp := r.Post("/v1/classrooms/"+class.id+"/students/"+class.students["Jo"].id+"/sign-in-code", nil, bearer(class.teacher)...); resp.StatusCode != http.StatusOK {
 		t.Fatalf("reset = %d", resp.StatusCode)
 	}
-	for {
-		if e := stream.next(t, evWait); e.Event == "revoked" {
-			if !strings.Contains(e.Data, "token_rotated") {
-				t.Errorf("revoked for %s, want token_rotated", e.Data)
-			}
-			break
-		}
-	}
-	stream.ended(t, evWait)
+	stream.untilRevoked(t, "token_rotated")
 }
 
 // A child signs out of a shared device: the token of that sign-in stops working at once, the
@@ -459,13 +451,5 @@ func TestSignOutEndsTheSignedInStream(t *testing.T) {
 	if resp := r.Post("/v1/students/sign-out", nil, bearer(signed.Token)...); resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("sign-out = %d: %s", resp.StatusCode, resp.Body)
 	}
-	for {
-		if e := stream.next(t, evWait); e.Event == "revoked" {
-			if !strings.Contains(e.Data, "token_revoked") {
-				t.Errorf("revoked for %s, want token_revoked", e.Data)
-			}
-			break
-		}
-	}
-	stream.ended(t, evWait)
+	stream.untilRevoked(t, "token_revoked")
 }
